@@ -1,0 +1,301 @@
+//! `jfrscope`: summaries and collapsed stacks of JFR recordings, from the command line.
+//!
+//! ```text
+//! file (.jfr or .jfr.gz) ─ read chunk by chunk ─ jfrscope-parser ─ summary | collapse
+//! ```
+//! Chunks are read one at a time into a reused buffer, so memory holds the largest chunk and
+//! the columns, never the whole file.
+
+use jfrscope_parser::{ChunkHeader, EventKind, Options, Recording};
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  jfrscope summary FILE [--long]
+  jfrscope collapse FILE --event TYPE [--thread REGEX] [--include REGEX] [--exclude REGEX]
+                         [--from SECONDS] [--to SECONDS] [--weight bytes|samples|events] [--partial]
+
+FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.";
+
+struct Args {
+    cmd: String,
+    file: String,
+    long: bool,
+    partial: bool,
+    event: Option<String>,
+    thread: Option<Regex>,
+    include: Option<Regex>,
+    exclude: Option<Regex>,
+    from: Option<f64>,
+    to: Option<f64>,
+    weight: Option<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let cmd = it.next().ok_or("missing command")?;
+    if cmd == "-h" || cmd == "--help" {
+        return Err(String::new());
+    }
+    let mut a = Args {
+        cmd,
+        file: String::new(),
+        long: false,
+        partial: false,
+        event: None,
+        thread: None,
+        include: None,
+        exclude: None,
+        from: None,
+        to: None,
+        weight: None,
+    };
+    let re = |s: Option<String>, what: &str| -> Result<Option<Regex>, String> {
+        let s = s.ok_or(format!("{what} needs a value"))?;
+        Regex::new(&s).map(Some).map_err(|e| format!("bad {what} regex: {e}"))
+    };
+    let num = |s: Option<String>, what: &str| -> Result<Option<f64>, String> {
+        let s = s.ok_or(format!("{what} needs a value"))?;
+        s.parse::<f64>().map(Some).map_err(|_| format!("{what} needs a number of seconds, got {s:?}"))
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--long" => a.long = true,
+            "--partial" => a.partial = true,
+            "--event" => a.event = Some(it.next().ok_or("--event needs a type")?),
+            "--thread" => a.thread = re(it.next(), "--thread")?,
+            "--include" => a.include = re(it.next(), "--include")?,
+            "--exclude" => a.exclude = re(it.next(), "--exclude")?,
+            "--from" => a.from = num(it.next(), "--from")?,
+            "--to" => a.to = num(it.next(), "--to")?,
+            "--weight" => {
+                let w = it.next().ok_or("--weight needs bytes, samples or events")?;
+                if !["bytes", "samples", "events"].contains(&w.as_str()) {
+                    return Err(format!("--weight must be bytes, samples or events, not {w:?}"));
+                }
+                a.weight = Some(w)
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            s if a.file.is_empty() => a.file = s.to_string(),
+            s => return Err(format!("unexpected argument {s}")),
+        }
+    }
+    if a.file.is_empty() {
+        return Err("missing FILE".into());
+    }
+    Ok(a)
+}
+
+/// Read `file` chunk by chunk into a recording. I/O errors end the read; format errors are in
+/// `rec.errors`.
+fn load(path: &str, opts: &Options) -> io::Result<Recording> {
+    let f = std::fs::File::open(path)?;
+    let mut src: Box<dyn Read> = if path.ends_with(".gz") {
+        Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(f))))
+    } else {
+        Box::new(io::BufReader::with_capacity(1 << 20, f))
+    };
+    let mut rec = Recording::default();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut offset = 0u64;
+    let mut index = 0usize;
+    loop {
+        buf.clear();
+        let got = read_up_to(&mut src, &mut buf, jfrscope_parser::header::HEADER_SIZE)?;
+        if got == 0 {
+            break;
+        }
+        let header = match ChunkHeader::parse(&buf, offset) {
+            Ok(h) => h,
+            Err(e) => {
+                rec.errors.push(e.in_chunk(index));
+                break;
+            }
+        };
+        let want = header.size as usize;
+        let rest = want.saturating_sub(buf.len());
+        let got = read_up_to(&mut src, &mut buf, rest)?;
+        let complete = buf.len() == want;
+        jfrscope_parser::parse_chunk_bytes(&buf, header, index, opts, &mut rec);
+        if !complete {
+            let e = jfrscope_parser::Error::new(
+                jfrscope_parser::ErrorKind::OutOfBounds { what: "chunk size", value: want as i64 },
+                offset + 8,
+            );
+            rec.errors.push(e.in_chunk(index));
+            break;
+        }
+        let _ = got;
+        offset += want as u64;
+        index += 1;
+    }
+    Ok(rec)
+}
+
+fn read_up_to(src: &mut dyn Read, buf: &mut Vec<u8>, n: usize) -> io::Result<usize> {
+    let before = buf.len();
+    src.take(n as u64).read_to_end(buf)?;
+    Ok(buf.len() - before)
+}
+
+fn report_errors(path: &str, rec: &Recording) {
+    for e in &rec.errors {
+        eprintln!("jfrscope: {path}: {e}");
+    }
+}
+
+fn summary(a: &Args) -> Result<bool, String> {
+    let rec = load(&a.file, &Options { only: Some(vec![]) }).map_err(|e| format!("{}: {e}", a.file))?;
+    let ok = rec.errors.is_empty();
+    if !ok && !a.partial {
+        report_errors(&a.file, &rec);
+        return Ok(false);
+    }
+    let mut rows: Vec<(&str, u64)> = rec.types.iter().filter(|t| t.count > 0).map(|t| (t.name.as_str(), t.count)).collect();
+    rows.sort();
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    for (name, n) in rows {
+        let _ = writeln!(out, "{name}\t{n}");
+    }
+    let _ = out.flush();
+    let secs = (rec.end_nanos() - rec.start_nanos()) as f64 / 1e9;
+    let note = format!(
+        "{} chunk(s), {:.3} s, {} event type(s), {} event(s)",
+        rec.chunks.len(),
+        secs,
+        rec.types.iter().filter(|t| t.count > 0).count(),
+        rec.types.iter().map(|t| t.count).sum::<u64>()
+    );
+    if a.long {
+        eprintln!("{note}");
+        if let Some(j) = &rec.info.jvm {
+            eprintln!("JVM: {} {}", j.name, j.version);
+        }
+    }
+    report_errors(&a.file, &rec);
+    Ok(ok)
+}
+
+fn collapse(a: &Args) -> Result<bool, String> {
+    let event = a.event.clone().ok_or("collapse needs --event TYPE")?;
+    let rec = load(&a.file, &Options { only: Some(vec![event.clone()]) }).map_err(|e| format!("{}: {e}", a.file))?;
+    let ok = rec.errors.is_empty();
+    if !ok && !a.partial {
+        report_errors(&a.file, &rec);
+        return Ok(false);
+    }
+    let ty = match rec.type_index.get(&event) {
+        Some(&t) => t,
+        None => {
+            report_errors(&a.file, &rec);
+            eprintln!("jfrscope: {}: no events of type {event}", a.file);
+            return Ok(ok);
+        }
+    };
+    let kind = rec.types[ty as usize].kind;
+    let weight = a.weight.clone().unwrap_or_else(|| if kind == EventKind::Wall { "samples".into() } else { "events".into() });
+    let start = rec.start_nanos();
+    let (from, to) = (a.from.map(|s| start + (s * 1e9) as i64), a.to.map(|s| start + (s * 1e9) as i64));
+    let st = &rec.strings;
+    // Per stack row: does it (or a caller) match include / exclude?
+    let n = rec.stacks.len();
+    let frame_match = |re: &Option<Regex>| -> Option<Vec<bool>> {
+        let re = re.as_ref()?;
+        let per_frame: Vec<bool> = rec.frames.name.iter().map(|&s| re.is_match(st.get(s as i32))).collect();
+        let mut m = vec![false; n];
+        for s in 0..n {
+            let p = rec.stacks.prefix[s];
+            m[s] = per_frame[rec.stacks.frame[s] as usize] || (p >= 0 && m[p as usize]);
+        }
+        Some(m)
+    };
+    let inc = frame_match(&a.include);
+    let exc = frame_match(&a.exclude);
+    let thread_ok: Option<Vec<bool>> =
+        a.thread.as_ref().map(|re| rec.threads.name.iter().map(|&s| re.is_match(st.get(s as i32))).collect());
+    let mut per_stack: BTreeMap<i32, u64> = BTreeMap::new();
+    let e = &rec.events;
+    for i in 0..e.len() {
+        if e.ty[i] != ty {
+            continue;
+        }
+        let t = e.start_ns[i];
+        if from.is_some_and(|f| t < f) || to.is_some_and(|x| t > x) {
+            continue;
+        }
+        if let Some(ok) = &thread_ok {
+            let th = e.thread[i];
+            if th < 0 || !ok[th as usize] {
+                continue;
+            }
+        }
+        let s = e.stack[i];
+        if let Some(m) = &inc {
+            if s < 0 || !m[s as usize] {
+                continue;
+            }
+        }
+        if let Some(m) = &exc {
+            if s >= 0 && m[s as usize] {
+                continue;
+            }
+        }
+        let w = match weight.as_str() {
+            "events" => 1,
+            _ => e.weight[i] as u64,
+        };
+        *per_stack.entry(s).or_insert(0) += w;
+    }
+    let mut lines: Vec<Vec<u8>> = Vec::with_capacity(per_stack.len());
+    let mut merged: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
+    for (s, w) in per_stack {
+        let mut frames = rec.stacks.frames_leaf_first(s);
+        frames.reverse();
+        let names: Vec<&str> = frames.iter().map(|&f| st.get(rec.frames.name[f as usize] as i32)).collect();
+        *merged.entry(names.join(";").into_bytes()).or_insert(0) += w;
+    }
+    for (k, w) in merged {
+        let mut l = k;
+        l.extend_from_slice(format!(" {w}").as_bytes());
+        lines.push(l);
+    }
+    lines.sort();
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    for l in lines {
+        let _ = out.write_all(&l);
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+    report_errors(&a.file, &rec);
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    let a = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("jfrscope: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = match a.cmd.as_str() {
+        "summary" => summary(&a),
+        "collapse" => collapse(&a),
+        c => Err(format!("unknown command {c:?}")),
+    };
+    match r {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("jfrscope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

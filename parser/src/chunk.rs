@@ -1,0 +1,325 @@
+//! One chunk: its metadata, its constant pools and its events.
+//!
+//! ```text
+//! chunk := header(68) event*          event := size typeId field*
+//!   typeId 0: metadata   (see metadata.rs)
+//!   typeId 1: checkpoint := startTime duration delta kind(u8) poolCount
+//!                           (typeId count (id value)*)*
+//! ```
+//! Checkpoints form a chain through `delta` (relative offset of the next one, 0 ends it),
+//! starting at the header's constant-pool offset; a recording flushed while streaming also
+//! writes checkpoints between events. Both are read. Pool entries are indexed by position and
+//! decoded lazily, the first time an event refers to them.
+
+use crate::columns::NONE;
+use crate::error::{Error, ErrorKind, Result};
+use crate::header::{ChunkHeader, HEADER_SIZE};
+use crate::metadata::{Metadata, Prim};
+use crate::reader::{RawStr, Reader};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// An index of one constant pool: entry id → position of its value in the chunk.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Pool {
+    pub(crate) entries: FxHashMap<u64, u32>,
+}
+
+/// A chunk with its metadata read and its pools indexed.
+pub struct Chunk<'a> {
+    /// Index of the chunk in the file.
+    pub index: usize,
+    /// Its header.
+    pub header: ChunkHeader,
+    /// The chunk's bytes (shorter than `header.size` when the file is truncated).
+    pub(crate) data: &'a [u8],
+    /// The chunk's metadata.
+    pub md: Metadata,
+    /// Pools by class index.
+    pub(crate) pools: FxHashMap<usize, Pool>,
+    /// Errors met while indexing pools (the chunk is still usable).
+    pub errors: Vec<Error>,
+}
+
+const MAX_ERRORS: usize = 32;
+
+impl<'a> Chunk<'a> {
+    /// Read the metadata and index the constant pools of the chunk `header` describes.
+    pub fn open(file: &'a [u8], header: ChunkHeader, index: usize) -> Result<Chunk<'a>> {
+        let start = header.offset as usize;
+        let end = (header.offset.saturating_add(header.size)).min(file.len() as u64) as usize;
+        Chunk::from_bytes(file.get(start..end).unwrap_or(&[]), header, index)
+    }
+
+    /// Like [`Chunk::open`], from the chunk's own bytes (which start with its header; they may
+    /// stop short of `header.size` when the file is truncated).
+    pub fn from_bytes(data: &'a [u8], header: ChunkHeader, index: usize) -> Result<Chunk<'a>> {
+        let data = &data[..data.len().min(header.size as usize)];
+        let compressed = header.compressed;
+        let base = header.offset;
+        let meta_pos = header.meta_offset as usize;
+        if meta_pos >= data.len() {
+            return Err(Error::new(ErrorKind::UnexpectedEof, base + data.len() as u64).in_chunk(index));
+        }
+        let mut r = Reader::new(data, base, compressed);
+        r.seek(meta_pos).map_err(|e| e.in_chunk(index))?;
+        let md = Metadata::parse(&mut r).map_err(|e| e.in_chunk(index))?;
+        let mut chunk = Chunk { index, header, data, md, pools: FxHashMap::default(), errors: Vec::new() };
+        chunk.index_pools();
+        Ok(chunk)
+    }
+
+    /// A reader over the chunk's bytes, at chunk-relative `pos`.
+    pub(crate) fn reader_at(&self, pos: usize) -> Reader<'a> {
+        let mut r = Reader::new(self.data, self.header.offset, self.header.compressed);
+        let _ = r.seek(pos.min(self.data.len()));
+        r
+    }
+
+    /// Where the events end: the chunk's end, or the file's if it is cut short.
+    pub(crate) fn events_end(&self) -> usize {
+        self.data.len()
+    }
+
+    fn push_error(&mut self, e: Error) {
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(e.in_chunk(self.index));
+        }
+    }
+
+    /// Walk event headers: calls `f(pos, size, type_id)` for each event; stops at the first
+    /// malformed header and returns its error.
+    pub fn scan(&self, mut f: impl FnMut(usize, usize, u64)) -> Result<()> {
+        let end = self.events_end();
+        let mut pos = HEADER_SIZE;
+        let mut r = self.reader_at(pos);
+        while pos < end {
+            let at = r.offset();
+            let size = r.int().map_err(|e| e.in_chunk(self.index))?;
+            if size <= 0 || pos + size as usize > end {
+                let kind = if size > 0 { ErrorKind::UnexpectedEof } else { ErrorKind::OutOfBounds { what: "event size", value: size as i64 } };
+                return Err(Error::new(kind, at).in_chunk(self.index));
+            }
+            let ty = r.long().map_err(|e| e.in_chunk(self.index))? as u64;
+            f(pos, size as usize, ty);
+            pos += size as usize;
+            r.seek(pos).map_err(|e| e.in_chunk(self.index))?;
+        }
+        Ok(())
+    }
+
+    fn index_pools(&mut self) {
+        // Checkpoints from the chain, then any others met between events.
+        let mut seen = FxHashSet::default();
+        let mut order = Vec::new();
+        let mut pos = self.header.cp_offset as usize;
+        let mut steps = 0usize;
+        while pos >= HEADER_SIZE && pos < self.data.len() && seen.insert(pos) {
+            order.push(pos);
+            steps += 1;
+            match self.checkpoint_delta(pos) {
+                Ok(0) => break,
+                Ok(d) => {
+                    let next = pos as i64 + d;
+                    if next < 0 || steps > 1_000_000 {
+                        break;
+                    }
+                    pos = next as usize;
+                }
+                Err(e) => {
+                    self.push_error(e);
+                    break;
+                }
+            }
+        }
+        let mut scanned = Vec::new();
+        if let Err(e) = self.scan(|p, _, ty| {
+            if ty == 1 {
+                scanned.push(p)
+            }
+        }) {
+            self.push_error(e);
+        }
+        for p in scanned {
+            if seen.insert(p) {
+                order.push(p);
+            }
+        }
+        order.sort_unstable();
+        for p in order {
+            if let Err(e) = self.index_checkpoint(p) {
+                self.push_error(e);
+            }
+        }
+    }
+
+    fn checkpoint_delta(&self, pos: usize) -> Result<i64> {
+        let mut r = self.reader_at(pos);
+        let _size = r.int()?;
+        let ty = r.long()?;
+        if ty != 1 {
+            return Err(r.err(ErrorKind::BadMetadata("the constant-pool offset does not point at a checkpoint")));
+        }
+        r.long()?;
+        r.long()?;
+        r.long()
+    }
+
+    fn index_checkpoint(&mut self, pos: usize) -> Result<()> {
+        let mut r = self.reader_at(pos);
+        let size_at = r.offset();
+        let size = r.int()?;
+        if size <= 0 || pos + size as usize > self.data.len() {
+            return Err(Error::new(ErrorKind::OutOfBounds { what: "checkpoint size", value: size as i64 }, size_at));
+        }
+        // Bound the reader by the event.
+        let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
+        r.seek(pos)?;
+        r.int()?;
+        r.long()?; // type id 1
+        r.long()?; // start
+        r.long()?; // duration
+        r.long()?; // delta
+        r.u8()?; // checkpoint kind (format 2) or flush flag (format 1)
+        let npools = r.len("pool count", 2)?;
+        for _ in 0..npools {
+            let at = r.offset();
+            let tid = r.long()? as u64;
+            let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
+            let n = r.len("pool entry count", 1)?;
+            let mut entries = std::mem::take(&mut self.pools.entry(class).or_default().entries);
+            entries.reserve(n);
+            let mut res = Ok(());
+            for _ in 0..n {
+                let id = match r.long() {
+                    Ok(id) => id as u64,
+                    Err(e) => {
+                        res = Err(e);
+                        break;
+                    }
+                };
+                entries.insert(id, r.pos() as u32);
+                if let Err(e) = self.skip_value(&mut r, class, 0) {
+                    entries.remove(&id);
+                    res = Err(e);
+                    break;
+                }
+            }
+            self.pools.entry(class).or_default().entries = entries;
+            res?;
+        }
+        Ok(())
+    }
+
+    /// A reader positioned on the value of pool entry `id` of class `class`.
+    pub(crate) fn pool_reader(&self, class: usize, id: u64) -> Option<Reader<'a>> {
+        let pos = *self.pools.get(&class)?.entries.get(&id)?;
+        Some(self.reader_at(pos as usize))
+    }
+
+    /// Skip a value of class `class` (inline encoding).
+    pub fn skip_value(&self, r: &mut Reader<'_>, class: usize, depth: usize) -> Result<()> {
+        if depth > 32 {
+            return Err(r.err(ErrorKind::TooDeep));
+        }
+        let c = &self.md.classes[class];
+        if let Some(p) = c.prim {
+            return skip_prim(r, p);
+        }
+        for f in &c.fields {
+            if f.array {
+                let n = r.len("array length", 1)?;
+                for _ in 0..n {
+                    self.skip_single(r, f.cpool, f.class, depth)?;
+                }
+            } else {
+                self.skip_single(r, f.cpool, f.class, depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn skip_single(&self, r: &mut Reader<'_>, cpool: bool, class: usize, depth: usize) -> Result<()> {
+        if cpool {
+            r.long().map(|_| ())
+        } else {
+            self.skip_value(r, class, depth + 1)
+        }
+    }
+
+    /// Decode every field of the event at chunk-relative `pos`.
+    pub fn decode_event(&self, pos: usize) -> Result<(String, crate::value::Value)> {
+        let mut r = self.reader_at(pos);
+        let size = r.int()?;
+        if size <= 0 || pos + size as usize > self.data.len() {
+            return Err(r.err(ErrorKind::OutOfBounds { what: "event size", value: size as i64 }));
+        }
+        let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
+        r.seek(pos)?;
+        r.int()?;
+        let at = r.offset();
+        let tid = r.long()? as u64;
+        let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
+        let v = self.decode_value(&mut r, class, 0)?;
+        Ok((self.md.classes[class].name.clone(), v))
+    }
+}
+
+#[inline]
+pub(crate) fn skip_prim(r: &mut Reader<'_>, p: Prim) -> Result<()> {
+    match p {
+        Prim::Boolean | Prim::Byte => r.skip(1),
+        Prim::Char => r.char16().map(|_| ()),
+        Prim::Short => r.short().map(|_| ()),
+        Prim::Int => r.int().map(|_| ()),
+        Prim::Long => r.long().map(|_| ()),
+        Prim::Float => r.skip(4),
+        Prim::Double => r.skip(8),
+        Prim::String => r.skip_string(),
+    }
+}
+
+/// A field value as the event decoder needs it.
+#[derive(Debug)]
+pub(crate) enum Scalar<'a> {
+    Int(i64),
+    Float(f64),
+    Str(RawStr<'a>),
+    Ref(u64),
+    Other,
+}
+
+impl<'a> Chunk<'a> {
+    /// Read one field as a scalar; arrays and inline structs are skipped (`Other`).
+    #[inline]
+    pub(crate) fn read_scalar(&self, r: &mut Reader<'a>, f: &crate::metadata::FieldDesc) -> Result<Scalar<'a>> {
+        if f.array {
+            let n = r.len("array length", 1)?;
+            for _ in 0..n {
+                self.skip_single(r, f.cpool, f.class, 0)?;
+            }
+            return Ok(Scalar::Other);
+        }
+        if f.cpool {
+            return Ok(Scalar::Ref(r.long()? as u64));
+        }
+        match self.md.classes[f.class].prim {
+            Some(Prim::Long) | Some(Prim::Int) | Some(Prim::Short) => Ok(Scalar::Int(r.long()?)),
+            Some(Prim::Boolean) | Some(Prim::Byte) => Ok(Scalar::Int(r.u8()? as i64)),
+            Some(Prim::Char) => Ok(Scalar::Int(r.char16()? as i64)),
+            Some(Prim::Float) => Ok(Scalar::Float(r.f32()? as f64)),
+            Some(Prim::Double) => Ok(Scalar::Float(r.f64()?)),
+            Some(Prim::String) => Ok(Scalar::Str(r.string()?)),
+            None => {
+                self.skip_value(r, f.class, 0)?;
+                Ok(Scalar::Other)
+            }
+        }
+    }
+}
+
+/// Number used for "absent" in i64 id columns.
+pub const ABSENT: i64 = i64::MIN;
+
+#[allow(dead_code)]
+pub(crate) const NO: i32 = NONE;

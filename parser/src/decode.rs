@@ -1,0 +1,488 @@
+//! Event decoding: turns each chunk's events of known kinds into rows of the columns, resolving
+//! threads, stacks, classes and strings from the chunk's pools on first use.
+//!
+//! Each event class gets a plan once per chunk: one [`Role`] per field, chosen by field name.
+//! Decoding an event is then a walk over its fields that reads what a role asks for and skips
+//! the rest. Unwanted event types are skipped by their size prefix without being looked at.
+
+use crate::chunk::{Chunk, Scalar, ABSENT};
+use crate::columns::{EventKind, FrameKind, NONE};
+use crate::error::Result;
+use crate::metadata::Prim;
+use crate::reader::{RawStr, Reader};
+use crate::Recording;
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Skip,
+    StartTime,
+    Duration,
+    EventThread,
+    SampledThread,
+    Stack,
+    State,
+    Samples,
+    AllocSize,
+    TlabSize,
+    WeightField,
+    SubjectClass,
+    SubjectStr,
+    Host,
+    Port,
+    Value,
+    Peer,
+    ThreadField,
+}
+
+fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
+    match field {
+        "startTime" => return Role::StartTime,
+        "duration" => return Role::Duration,
+        "eventThread" => return Role::EventThread,
+        "stackTrace" => return Role::Stack,
+        "sampledThread" => return Role::SampledThread,
+        "state" => return Role::State,
+        _ => {}
+    }
+    match (kind, field) {
+        (EventKind::Wall, "samples") => Role::Samples,
+        (EventKind::Lock, "monitorClass") | (EventKind::Park, "parkedClass") | (EventKind::Alloc, "objectClass") => {
+            Role::SubjectClass
+        }
+        (EventKind::Lock | EventKind::Park, "address") => Role::Value,
+        (EventKind::Lock, "previousOwner" | "notifier") => Role::Peer,
+        (EventKind::Sleep, "time") => Role::Value,
+        (EventKind::Io, "path") => Role::SubjectStr,
+        (EventKind::Io, "host") => Role::Host,
+        (EventKind::Io, "address") => Role::Host,
+        (EventKind::Io, "port") => Role::Port,
+        (EventKind::Io, "bytesRead" | "bytesWritten") => Role::Value,
+        (EventKind::Alloc, "allocationSize") => Role::AllocSize,
+        (EventKind::Alloc, "tlabSize") => Role::TlabSize,
+        (EventKind::Alloc, "weight") if type_name == "jdk.ObjectAllocationSample" => Role::WeightField,
+        (EventKind::Gc, "name") => Role::SubjectStr,
+        (EventKind::Gc, "gcId") => Role::Value,
+        (EventKind::Thread, "thread") => Role::ThreadField,
+        _ => Role::Skip,
+    }
+}
+
+struct Plan {
+    ty: u32,
+    kind: EventKind,
+    roles: Vec<Role>,
+}
+
+/// Types whose events feed the recording's description.
+const INFO_TYPES: [&str; 5] =
+    ["jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation", "jdk.ActiveSetting", "jdk.InitialSystemProperty"];
+
+/// Decode one chunk into `rec`. Errors inside single events are recorded and the event
+/// skipped by its size; an error in the event headers stops the chunk there.
+pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool) {
+    let md = &chunk.md;
+    // Global type rows for every event class in this chunk, and plans for the wanted ones.
+    let mut plans: FxHashMap<u64, Option<Plan>> = FxHashMap::default();
+    let mut info_classes: FxHashMap<u64, usize> = FxHashMap::default();
+    let _ = &info_classes;
+    for (ci, c) in md.classes.iter().enumerate() {
+        if !c.is_event() {
+            continue;
+        }
+        let kind = EventKind::of(&c.name);
+        let has_stack = c.field("stackTrace").is_some();
+        let ty = rec.type_row(&c.name, c.label.as_deref(), kind, has_stack);
+        if INFO_TYPES.contains(&c.name.as_str()) {
+            info_classes.insert(c.id, ci);
+        }
+        let decodable = kind != EventKind::Other || has_stack;
+        let plan = if decodable && wanted(&c.name, kind) {
+            rec.types[ty as usize].decoded = true;
+            Some(Plan { ty, kind, roles: c.fields.iter().map(|f| role_of(kind, &c.name, &f.name)).collect() })
+        } else {
+            None
+        };
+        plans.insert(c.id, plan);
+    }
+    let type_rows: FxHashMap<u64, u32> =
+        md.classes.iter().filter(|c| c.is_event()).map(|c| (c.id, rec.type_index[&c.name])).collect();
+
+    let mut d = Resolver::new(chunk);
+    let mut counts: FxHashMap<u64, u64> = FxHashMap::default();
+    let mut errors = Vec::new();
+    let scan = chunk.scan(|pos, size, tid| {
+        *counts.entry(tid).or_insert(0) += 1;
+        if info_classes.contains_key(&tid) {
+            if let Ok((name, v)) = chunk.decode_event(pos) {
+                rec.add_info(&name, &v, chunk);
+            }
+        }
+        if let Some(Some(plan)) = plans.get(&tid) {
+            if let Err(e) = decode_event(chunk, &mut d, rec, plan, pos, size) {
+                if errors.len() < 32 {
+                    errors.push(e.in_chunk(chunk.index));
+                }
+            }
+        }
+    });
+    for (tid, n) in counts {
+        if let Some(&row) = type_rows.get(&tid) {
+            rec.types[row as usize].count += n;
+        }
+    }
+    rec.errors.extend(errors);
+    if let Err(e) = scan {
+        rec.errors.push(e);
+    }
+}
+
+fn decode_event(chunk: &Chunk<'_>, d: &mut Resolver, rec: &mut Recording, plan: &Plan, pos: usize, size: usize) -> Result<()> {
+    let data = chunk.data;
+    let mut r = Reader::new(&data[..pos + size], chunk.header.offset, chunk.header.compressed);
+    r.seek(pos)?;
+    r.int()?;
+    let tid = r.long()? as u64;
+    let class = &chunk.md.classes[chunk.md.class_index(tid).unwrap_or(0)];
+    let mut start = 0i64;
+    let mut duration = 0i64;
+    let mut event_thread = NONE;
+    let mut sampled_thread = NONE;
+    let mut stack = NONE;
+    let mut state = NONE;
+    let mut weight = 1.0f64;
+    let mut alloc = f64::NAN;
+    let mut tlab = f64::NAN;
+    let mut subject = NONE;
+    let mut host = NONE;
+    let mut port = ABSENT;
+    let mut value = f64::NAN;
+    let mut peer = NONE;
+    for (f, &role) in class.fields.iter().zip(plan.roles.iter()) {
+        if role == Role::Skip {
+            chunk_skip_field(chunk, &mut r, f)?;
+            continue;
+        }
+        let s = chunk.read_scalar(&mut r, f)?;
+        match (role, s) {
+            (Role::StartTime, Scalar::Int(t)) => start = t,
+            (Role::Duration, Scalar::Int(t)) => duration = t,
+            (Role::EventThread, Scalar::Ref(id)) => event_thread = d.thread(chunk, rec, f.class, id),
+            (Role::SampledThread, Scalar::Ref(id)) => sampled_thread = d.thread(chunk, rec, f.class, id),
+            (Role::ThreadField, Scalar::Ref(id)) => event_thread = d.thread(chunk, rec, f.class, id),
+            (Role::Peer, Scalar::Ref(id)) => peer = d.thread(chunk, rec, f.class, id),
+            (Role::Stack, Scalar::Ref(id)) => stack = d.stack(chunk, rec, f.class, id),
+            (Role::State, s) => state = d.text_scalar(chunk, rec, f.class, s),
+            (Role::Samples, Scalar::Int(n)) => weight = n as f64,
+            (Role::AllocSize, Scalar::Int(n)) => alloc = n as f64,
+            (Role::TlabSize, Scalar::Int(n)) => tlab = n as f64,
+            (Role::WeightField, Scalar::Int(n)) => alloc = n as f64,
+            (Role::SubjectClass, Scalar::Ref(id)) => subject = d.class_name(chunk, rec, f.class, id),
+            (Role::SubjectStr, s) => subject = d.text_scalar(chunk, rec, f.class, s),
+            (Role::Host, s) => {
+                let h = d.text_scalar(chunk, rec, f.class, s);
+                if host == NONE || rec.strings.get(host).is_empty() {
+                    host = h;
+                }
+            }
+            (Role::Port, Scalar::Int(p)) => port = p,
+            (Role::Value, Scalar::Int(v)) => value = v as f64,
+            (Role::Value, Scalar::Float(v)) => value = v,
+            _ => {}
+        }
+    }
+    if plan.kind == EventKind::Alloc {
+        weight = if tlab > 0.0 { tlab } else if alloc.is_nan() { 0.0 } else { alloc };
+    }
+    if host != NONE {
+        let h = rec.strings.get(host).to_string();
+        let text = if port != ABSENT { format!("{h}:{port}") } else { h };
+        subject = rec.strings.intern(&text) as i32;
+    }
+    if plan.kind == EventKind::Sleep && !value.is_nan() {
+        // `time` is a span in nanoseconds in every JDK so far.
+    }
+    let h = &chunk.header;
+    let e = &mut rec.events;
+    e.ty.push(plan.ty);
+    e.start_ns.push(h.ticks_to_nanos(start));
+    e.duration_ns.push(h.ticks_to_duration(duration));
+    e.thread.push(if sampled_thread != NONE { sampled_thread } else { event_thread });
+    e.stack.push(stack);
+    e.weight.push(weight);
+    e.state.push(state);
+    e.subject.push(subject);
+    e.value.push(value);
+    e.peer.push(peer);
+    e.chunk.push(chunk.index as u32);
+    e.offset.push(h.offset + pos as u64);
+    Ok(())
+}
+
+#[inline]
+fn chunk_skip_field(chunk: &Chunk<'_>, r: &mut Reader<'_>, f: &crate::metadata::FieldDesc) -> Result<()> {
+    if !f.array {
+        if f.cpool {
+            return r.long().map(|_| ());
+        }
+        if let Some(p) = chunk.md.classes[f.class].prim {
+            return crate::chunk::skip_prim(r, p);
+        }
+    }
+    chunk.skip_value_field(r, f)
+}
+
+/// Per-chunk caches from pool ids to rows of the columns.
+struct Resolver {
+    threads: FxHashMap<u64, i32>,
+    stacks: FxHashMap<u64, i32>,
+    texts: FxHashMap<(usize, u64), i32>,
+    methods: FxHashMap<u64, Option<(u32, u32)>>,
+    frame_kinds: FxHashMap<u64, FrameKind>,
+    string_class: Option<usize>,
+    frame_buf: Vec<u32>,
+}
+
+impl Resolver {
+    fn new(chunk: &Chunk<'_>) -> Resolver {
+        Resolver {
+            threads: FxHashMap::default(),
+            stacks: FxHashMap::default(),
+            texts: FxHashMap::default(),
+            methods: FxHashMap::default(),
+            frame_kinds: FxHashMap::default(),
+            string_class: chunk.md.class_by_name("java.lang.String"),
+            frame_buf: Vec::new(),
+        }
+    }
+
+    /// Thread row of pool entry `id`, or -1 when the chunk lacks it.
+    fn thread(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        if let Some(&t) = self.threads.get(&id) {
+            return t;
+        }
+        let t = self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE);
+        self.threads.insert(id, t);
+        t
+    }
+
+    fn thread_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let (mut os_name, mut java_name) = (NONE, NONE);
+        let (mut os_id, mut java_id) = (ABSENT, ABSENT);
+        let mut java_null = true;
+        for f in &c.fields {
+            let s = chunk.read_scalar(&mut r, f).ok()?;
+            match (f.name.as_str(), s) {
+                ("osName", s) => os_name = self.text_scalar(chunk, rec, f.class, s),
+                ("javaName", s) => {
+                    java_null = matches!(s, Scalar::Str(RawStr::Null));
+                    java_name = self.text_scalar(chunk, rec, f.class, s)
+                }
+                ("osThreadId", Scalar::Int(v)) => os_id = v,
+                ("javaThreadId", Scalar::Int(v)) => java_id = v,
+                _ => {}
+            }
+        }
+        let name = if !java_null && java_name != NONE { java_name } else { os_name.max(0) };
+        Some(rec.threads.intern(name as u32, os_id, if java_null { ABSENT } else { java_id }) as i32)
+    }
+
+    /// String row for a string-like field value (inline string, string pool ref, or a ref to a
+    /// pool class with a text field such as Symbol or ThreadState).
+    fn text_scalar(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, s: Scalar<'_>) -> i32 {
+        match s {
+            Scalar::Str(RawStr::Pool(id)) => match self.string_class {
+                Some(sc) => self.text(chunk, rec, sc, id, 0),
+                None => NONE,
+            },
+            Scalar::Str(RawStr::Null) => NONE,
+            Scalar::Str(s) => rec.strings.intern(&s.to_text().unwrap_or_default()) as i32,
+            Scalar::Ref(id) => self.text(chunk, rec, class, id, 0),
+            Scalar::Int(v) => rec.strings.intern(&v.to_string()) as i32,
+            _ => NONE,
+        }
+    }
+
+    /// The text of pool entry `id` of `class`: a string itself, or the struct's `name`,
+    /// `string` or `description` field (following references).
+    fn text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> i32 {
+        if let Some(&t) = self.texts.get(&(class, id)) {
+            return t;
+        }
+        let t = self.text_uncached(chunk, rec, class, id, depth).unwrap_or(NONE);
+        self.texts.insert((class, id), t);
+        t
+    }
+
+    fn text_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> Option<i32> {
+        if depth > 4 {
+            return None;
+        }
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        if c.prim == Some(Prim::String) {
+            return match r.string().ok()? {
+                RawStr::Null => None,
+                RawStr::Pool(_) => None,
+                s => Some(rec.strings.intern(&s.to_text()?) as i32),
+            };
+        }
+        let want = ["name", "string", "description"].iter().find_map(|n| c.field(n)).or_else(|| {
+            c.fields.iter().position(|f| chunk.md.classes[f.class].prim == Some(Prim::String))
+        })?;
+        for (i, f) in c.fields.iter().enumerate() {
+            if i == want {
+                let s = chunk.read_scalar(&mut r, f).ok()?;
+                return match s {
+                    Scalar::Ref(rid) => Some(self.text(chunk, rec, f.class, rid, depth + 1)),
+                    Scalar::Str(RawStr::Pool(sid)) => Some(self.text(chunk, rec, self.string_class?, sid, depth + 1)),
+                    Scalar::Str(RawStr::Null) => None,
+                    Scalar::Str(s) => Some(rec.strings.intern(&s.to_text()?) as i32),
+                    _ => None,
+                };
+            }
+            chunk.skip_value_field(&mut r, f).ok()?;
+        }
+        None
+    }
+
+    /// String row of a class's name, dotted as `RecordedClass.getName()` gives it.
+    fn class_name(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        let raw = self.text(chunk, rec, class, id, 0);
+        if raw == NONE {
+            return NONE;
+        }
+        let s = rec.strings.get(raw);
+        if s.contains('/') {
+            let dotted = s.replace('/', ".");
+            rec.strings.intern(&dotted) as i32
+        } else {
+            raw
+        }
+    }
+
+    /// (string row of "Class.method", string row of the class) of method `id`.
+    fn method(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
+        if let Some(&m) = self.methods.get(&id) {
+            return m;
+        }
+        let m = self.method_uncached(chunk, rec, class, id);
+        self.methods.insert(id, m);
+        m
+    }
+
+    fn method_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let (mut cls, mut name) = (NONE, NONE);
+        for f in &c.fields {
+            let s = chunk.read_scalar(&mut r, f).ok()?;
+            match (f.name.as_str(), s) {
+                ("type", Scalar::Ref(cid)) => cls = self.class_name(chunk, rec, f.class, cid),
+                ("name", s) => name = self.text_scalar(chunk, rec, f.class, s),
+                _ => {}
+            }
+        }
+        let cls_s = rec.strings.get(cls);
+        let full = format!("{}.{}", cls_s, rec.strings.get(name));
+        let full = rec.strings.intern(&full);
+        Some((full, cls.max(0) as u32))
+    }
+
+    fn frame_kind(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> FrameKind {
+        if let Some(&k) = self.frame_kinds.get(&id) {
+            return k;
+        }
+        let t = self.text(chunk, rec, class, id, 0);
+        let k = FrameKind::from_description(rec.strings.get(t));
+        self.frame_kinds.insert(id, k);
+        k
+    }
+
+    /// Stack row of stack trace `id`, or -1 when the chunk lacks it.
+    fn stack(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        if let Some(&s) = self.stacks.get(&id) {
+            return s;
+        }
+        let s = self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE);
+        self.stacks.insert(id, s);
+        s
+    }
+
+    fn stack_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let mut frames = std::mem::take(&mut self.frame_buf);
+        frames.clear();
+        for f in &c.fields {
+            if f.name == "frames" && f.array {
+                let n = r.len("frame count", 1).ok()?;
+                for _ in 0..n {
+                    let fr = if f.cpool {
+                        let fid = r.long().ok()? as u64;
+                        let mut fr_r = chunk.pool_reader(f.class, fid)?;
+                        self.frame(chunk, rec, f.class, &mut fr_r)?
+                    } else {
+                        self.frame(chunk, rec, f.class, &mut r)?
+                    };
+                    frames.push(fr);
+                }
+            } else {
+                chunk.skip_value_field(&mut r, f).ok()?;
+            }
+        }
+        // Frames are stored leaf first; the tree grows from the root.
+        let mut s = NONE;
+        for &fr in frames.iter().rev() {
+            s = rec.stacks.intern(s, fr) as i32;
+        }
+        self.frame_buf = frames;
+        Some(s)
+    }
+
+    fn frame<'a>(&mut self, chunk: &Chunk<'a>, rec: &mut Recording, class: usize, r: &mut Reader<'a>) -> Option<u32> {
+        let c = &chunk.md.classes[class];
+        let (mut method, mut line, mut bci, mut kind) = (None, -1i32, -1i32, FrameKind::Unknown);
+        for f in &c.fields {
+            let s = chunk.read_scalar(r, f).ok()?;
+            match (f.name.as_str(), s) {
+                ("method", Scalar::Ref(mid)) => method = self.method(chunk, rec, f.class, mid),
+                ("lineNumber", Scalar::Int(v)) => line = v as i32,
+                ("bytecodeIndex", Scalar::Int(v)) => bci = v as i32,
+                ("type", Scalar::Ref(tid)) => kind = self.frame_kind(chunk, rec, f.class, tid),
+                _ => {}
+            }
+        }
+        let (name, cls) = match method {
+            Some(m) => m,
+            None => {
+                let u = rec.strings.intern("unknown");
+                (u, u)
+            }
+        };
+        Some(rec.frames.intern(name, cls, line, bci, kind))
+    }
+}
+
+impl<'a> Chunk<'a> {
+    /// Skip one field's value.
+    pub(crate) fn skip_value_field(&self, r: &mut Reader<'_>, f: &crate::metadata::FieldDesc) -> Result<()> {
+        if f.array {
+            let n = r.len("array length", 1)?;
+            for _ in 0..n {
+                if f.cpool {
+                    r.long()?;
+                } else {
+                    self.skip_value(r, f.class, 1)?;
+                }
+            }
+            Ok(())
+        } else if f.cpool {
+            r.long().map(|_| ())
+        } else {
+            self.skip_value(r, f.class, 1)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! jfrscope-parser: a JFR (Java Flight Recorder) decoder that turns a recording into columns.
+//!
+//! ```text
+//! file ─ header.rs (chunk headers) ─ chunk.rs (metadata.rs + pool index) ─ decode.rs ─ columns.rs
+//! ```
+//! It reads from a byte slice, does no I/O and never panics on input: every problem becomes an
+//! [`Error`] that names the chunk and the absolute offset, and whatever was decodable before
+//! the damage is kept in the [`Recording`].
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod chunk;
+pub mod columns;
+mod decode;
+pub mod error;
+pub mod header;
+pub mod metadata;
+pub mod reader;
+pub mod value;
+
+pub use chunk::Chunk;
+pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE};
+pub use error::{Error, ErrorKind, Result};
+pub use header::{chunk_headers, ChunkHeader};
+pub use value::Value;
+
+use rustc_hash::FxHashMap;
+
+/// The JVM that made the recording, from jdk.JVMInformation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JvmInfo {
+    /// `jvmName`.
+    pub name: String,
+    /// `jvmVersion`.
+    pub version: String,
+    /// `jvmArguments` then `javaArguments`.
+    pub args: String,
+    /// `jvmFlags`.
+    pub flags: String,
+}
+
+/// The recording's own description.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Info {
+    /// From jdk.JVMInformation.
+    pub jvm: Option<JvmInfo>,
+    /// `osVersion` of jdk.OSInformation.
+    pub os: Option<String>,
+    /// jdk.CPUInformation's `cpu` and `description`.
+    pub cpu: Option<String>,
+    /// jdk.ActiveSetting rows: (event type, setting name, value), deduplicated.
+    pub settings: Vec<(String, String, String)>,
+    /// jdk.InitialSystemProperty rows: (key, value), deduplicated.
+    pub properties: Vec<(String, String)>,
+}
+
+/// A decoded recording: the columns of docs/columns.md, its chunk headers and description,
+/// and every error met (each names its chunk and offset).
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    /// Interned strings.
+    pub strings: Strings,
+    /// Threads.
+    pub threads: Threads,
+    /// Frames.
+    pub frames: Frames,
+    /// The stack prefix tree.
+    pub stacks: Stacks,
+    /// Decoded events.
+    pub events: Events,
+    /// Every event type seen, with counts.
+    pub types: Vec<EventType>,
+    /// Type name → row in `types`.
+    pub type_index: FxHashMap<String, u32>,
+    /// Headers of the chunks read.
+    pub chunks: Vec<ChunkHeader>,
+    /// The description.
+    pub info: Info,
+    /// Errors, in file order.
+    pub errors: Vec<Error>,
+}
+
+/// Which event types to decode into rows (all types are counted either way).
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Only these type names; `None` decodes every known kind and every stack-bearing type.
+    pub only: Option<Vec<String>>,
+}
+
+impl Recording {
+    pub(crate) fn type_row(&mut self, name: &str, label: Option<&str>, kind: EventKind, has_stack: bool) -> u32 {
+        if let Some(&i) = self.type_index.get(name) {
+            let t = &mut self.types[i as usize];
+            t.has_stack |= has_stack;
+            return i;
+        }
+        let i = self.types.len() as u32;
+        self.types.push(EventType {
+            name: name.to_string(),
+            label: label.unwrap_or(name).to_string(),
+            kind,
+            count: 0,
+            has_stack,
+            decoded: false,
+        });
+        self.type_index.insert(name.to_string(), i);
+        i
+    }
+
+    pub(crate) fn add_info(&mut self, name: &str, v: &Value, chunk: &Chunk<'_>) {
+        let t = |f: &str| v.get(f).map(|x| x.text()).unwrap_or_default();
+        match name {
+            "jdk.JVMInformation" if self.info.jvm.is_none() => {
+                let args = [t("jvmArguments"), t("javaArguments")].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join(" ");
+                self.info.jvm = Some(JvmInfo { name: t("jvmName"), version: t("jvmVersion"), args, flags: t("jvmFlags") });
+            }
+            "jdk.OSInformation" if self.info.os.is_none() => self.info.os = Some(t("osVersion")),
+            "jdk.CPUInformation" if self.info.cpu.is_none() => {
+                let d = t("description");
+                let cpu = t("cpu");
+                self.info.cpu = Some(if d.is_empty() { cpu } else { format!("{cpu}\n{d}") });
+            }
+            "jdk.ActiveSetting" => {
+                // `id` is the event type's id in this chunk.
+                let ty = match v.get("id") {
+                    Some(Value::Int(id)) => chunk.md.class_index(*id as u64).map(|c| chunk.md.classes[c].name.clone()).unwrap_or_else(|| id.to_string()),
+                    _ => String::new(),
+                };
+                let row = (ty, t("name"), t("value"));
+                if !self.info.settings.contains(&row) {
+                    self.info.settings.push(row);
+                }
+            }
+            "jdk.InitialSystemProperty" => {
+                let row = (t("key"), t("value"));
+                if !self.info.properties.contains(&row) {
+                    self.info.properties.push(row);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Wall-clock start of the recording (ns since the epoch): the earliest chunk start.
+    pub fn start_nanos(&self) -> i64 {
+        self.chunks.iter().map(|c| c.start_nanos).min().unwrap_or(0)
+    }
+
+    /// Wall-clock end (ns since the epoch): the latest chunk end.
+    pub fn end_nanos(&self) -> i64 {
+        self.chunks.iter().map(|c| c.start_nanos.saturating_add(c.duration_nanos)).max().unwrap_or(0)
+    }
+}
+
+/// Decode a whole recording. Never fails: a file that cannot be read at all gives an empty
+/// recording whose `errors` say why.
+pub fn parse(data: &[u8], opts: &Options) -> Recording {
+    let (headers, err) = chunk_headers(data);
+    let mut rec = Recording::default();
+    for (i, h) in headers.into_iter().enumerate() {
+        parse_chunk_into(data, h, i, opts, &mut rec);
+    }
+    if let Some(e) = err {
+        rec.errors.push(e);
+    }
+    rec
+}
+
+/// Decode the chunk `header` describes (index `index` in the file) into `rec`.
+pub fn parse_chunk_into(data: &[u8], header: ChunkHeader, index: usize, opts: &Options, rec: &mut Recording) {
+    let start = (header.offset as usize).min(data.len());
+    parse_chunk_bytes(&data[start..], header, index, opts, rec)
+}
+
+/// Decode one chunk from its own bytes (`chunk_data` starts with its header; `header.offset`
+/// says where it sits in the file) into `rec`.
+pub fn parse_chunk_bytes(chunk_data: &[u8], header: ChunkHeader, index: usize, opts: &Options, rec: &mut Recording) {
+    rec.chunks.push(header.clone());
+    match Chunk::from_bytes(chunk_data, header, index) {
+        Ok(chunk) => {
+            rec.errors.extend(chunk.errors.iter().cloned());
+            let wanted = |name: &str, _kind: EventKind| match &opts.only {
+                Some(list) => list.iter().any(|n| n == name),
+                None => true,
+            };
+            decode::decode_chunk(&chunk, rec, &wanted);
+        }
+        Err(e) => rec.errors.push(e),
+    }
+}
+
+/// All fields of the event at absolute `offset` in chunk `chunk`, as (type name, value).
+pub fn decode_event_at(data: &[u8], chunk: usize, offset: u64) -> Result<(String, Value)> {
+    let (headers, err) = chunk_headers(data);
+    let h = match headers.get(chunk) {
+        Some(h) => h.clone(),
+        None => return Err(err.unwrap_or_else(|| Error::new(ErrorKind::OutOfBounds { what: "chunk index", value: chunk as i64 }, 0))),
+    };
+    let c = Chunk::open(data, h.clone(), chunk)?;
+    let pos = offset.checked_sub(h.offset).ok_or_else(|| Error::new(ErrorKind::OutOfBounds { what: "event offset", value: offset as i64 }, offset))?;
+    c.decode_event(pos as usize).map_err(|e| e.in_chunk(chunk))
+}

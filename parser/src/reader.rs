@@ -1,0 +1,332 @@
+//! A cursor over a chunk's bytes that knows its absolute offset in the file.
+//!
+//! JFR integers are big-endian when the chunk header's "compressed integers" flag is clear, and
+//! otherwise a LEB128 variant: seven bits per byte, low group first, high bit = "more follows",
+//! except that a ninth byte contributes all eight bits. 300 encodes as `ac 02`:
+//!
+//! ```text
+//! ac = 1_0101100  -> low 7 bits 0x2c, more
+//! 02 = 0_0000010  -> next 7 bits 0x02  => 0x2c | 0x02 << 7 = 300
+//! ```
+//!
+//! Strings start with an encoding byte: 0 null, 1 empty, 2 constant-pool reference (a long),
+//! 3 UTF-8 (int length + bytes), 4 UTF-16 (int length + one int per char), 5 Latin-1.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// A string as encoded in the file, borrowed where possible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawStr<'a> {
+    /// Encoding 0.
+    Null,
+    /// Encoding 1.
+    Empty,
+    /// Encoding 2: an index into the `java.lang.String` constant pool.
+    Pool(u64),
+    /// Encoding 3.
+    Utf8(&'a [u8]),
+    /// Encoding 4, already decoded.
+    Utf16(String),
+    /// Encoding 5.
+    Latin1(&'a [u8]),
+}
+
+impl RawStr<'_> {
+    /// The text, for encodings that carry it inline (`None` for a pool reference).
+    pub fn to_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match self {
+            RawStr::Null | RawStr::Empty => Some(Cow::Borrowed("")),
+            RawStr::Pool(_) => None,
+            RawStr::Utf8(b) => Some(String::from_utf8_lossy(b)),
+            RawStr::Utf16(s) => Some(Cow::Borrowed(s.as_str())),
+            RawStr::Latin1(b) => Some(Cow::Owned(b.iter().map(|&c| c as char).collect())),
+        }
+    }
+}
+
+/// A cursor over `data`, whose first byte sits at absolute offset `base` in the file.
+#[derive(Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+    compressed: bool,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `data` starting at its first byte.
+    pub fn new(data: &'a [u8], base: u64, compressed: bool) -> Reader<'a> {
+        Reader { data, pos: 0, base, compressed }
+    }
+
+    /// Position relative to the start of `data`.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Absolute offset in the file.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Bytes left.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// An error of `kind` at the current position.
+    pub fn err(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.offset())
+    }
+
+    /// Move to `pos` (relative to the start of `data`).
+    pub fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(self.err(ErrorKind::OutOfBounds { what: "position", value: pos as i64 }));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Skip `n` bytes.
+    #[inline]
+    pub fn skip(&mut self, n: usize) -> Result<()> {
+        if n > self.remaining() {
+            return Err(self.err(ErrorKind::UnexpectedEof));
+        }
+        self.pos += n;
+        Ok(())
+    }
+
+    /// The next `n` bytes.
+    #[inline]
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        if n > self.remaining() {
+            return Err(self.err(ErrorKind::UnexpectedEof));
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// One byte.
+    #[inline]
+    pub fn u8(&mut self) -> Result<u8> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
+        }
+    }
+
+    fn fixed<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let b = self.bytes(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(b);
+        Ok(a)
+    }
+
+    /// A fixed big-endian u16 (chunk header).
+    pub fn be_u16(&mut self) -> Result<u16> {
+        Ok(u16::from_be_bytes(self.fixed()?))
+    }
+
+    /// A fixed big-endian i32.
+    pub fn be_i32(&mut self) -> Result<i32> {
+        Ok(i32::from_be_bytes(self.fixed()?))
+    }
+
+    /// A fixed big-endian i64 (chunk header).
+    pub fn be_i64(&mut self) -> Result<i64> {
+        Ok(i64::from_be_bytes(self.fixed()?))
+    }
+
+    /// A compressed integer of up to 64 bits.
+    #[inline]
+    pub fn varint(&mut self) -> Result<u64> {
+        // Fast path: one byte.
+        if let Some(&b) = self.data.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u64);
+            }
+        }
+        let mut v: u64 = 0;
+        for i in 0..8 {
+            let b = self.u8()?;
+            v |= ((b & 0x7f) as u64) << (7 * i);
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        let b = self.u8()?;
+        Ok(v | (b as u64) << 56)
+    }
+
+    /// A JFR `long` (also used for `int`, `short` and `char` when compressed).
+    #[inline]
+    pub fn long(&mut self) -> Result<i64> {
+        if self.compressed {
+            Ok(self.varint()? as i64)
+        } else {
+            self.be_i64()
+        }
+    }
+
+    /// A JFR `int`.
+    #[inline]
+    pub fn int(&mut self) -> Result<i32> {
+        if self.compressed {
+            Ok(self.varint()? as i32)
+        } else {
+            self.be_i32()
+        }
+    }
+
+    /// A JFR `short`.
+    pub fn short(&mut self) -> Result<i16> {
+        if self.compressed {
+            Ok(self.varint()? as i16)
+        } else {
+            Ok(i16::from_be_bytes(self.fixed()?))
+        }
+    }
+
+    /// A JFR `char` (a UTF-16 code unit).
+    pub fn char16(&mut self) -> Result<u16> {
+        if self.compressed {
+            Ok(self.varint()? as u16)
+        } else {
+            Ok(u16::from_be_bytes(self.fixed()?))
+        }
+    }
+
+    /// A float (always 4 bytes big-endian).
+    pub fn f32(&mut self) -> Result<f32> {
+        Ok(f32::from_be_bytes(self.fixed()?))
+    }
+
+    /// A double (always 8 bytes big-endian).
+    pub fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_be_bytes(self.fixed()?))
+    }
+
+    /// A count or length (an `int`), checked to be non-negative and to fit in what is left,
+    /// given that each element takes at least `min_elem` bytes.
+    pub fn len(&mut self, what: &'static str, min_elem: usize) -> Result<usize> {
+        let at = self.offset();
+        let n = self.int()?;
+        if n < 0 {
+            return Err(Error::new(ErrorKind::OutOfBounds { what, value: n as i64 }, at));
+        }
+        let n = n as usize;
+        if n.saturating_mul(min_elem) > self.remaining() {
+            return Err(Error::new(ErrorKind::TooLarge { what, value: n as u64 }, at));
+        }
+        Ok(n)
+    }
+
+    /// A string in any of the six encodings.
+    pub fn string(&mut self) -> Result<RawStr<'a>> {
+        let at = self.offset();
+        match self.u8()? {
+            0 => Ok(RawStr::Null),
+            1 => Ok(RawStr::Empty),
+            2 => Ok(RawStr::Pool(self.long()? as u64)),
+            3 => {
+                let n = self.len("string length", 1)?;
+                Ok(RawStr::Utf8(self.bytes(n)?))
+            }
+            4 => {
+                let n = self.len("string length", 1)?;
+                let mut units = Vec::with_capacity(n);
+                for _ in 0..n {
+                    units.push(self.char16()?);
+                }
+                Ok(RawStr::Utf16(String::from_utf16_lossy(&units)))
+            }
+            5 => {
+                let n = self.len("string length", 1)?;
+                Ok(RawStr::Latin1(self.bytes(n)?))
+            }
+            b => Err(Error::new(ErrorKind::BadStringEncoding(b), at)),
+        }
+    }
+
+    /// Skip a string without decoding it.
+    pub fn skip_string(&mut self) -> Result<()> {
+        let at = self.offset();
+        match self.u8()? {
+            0 | 1 => Ok(()),
+            2 => self.long().map(|_| ()),
+            3 | 5 => {
+                let n = self.len("string length", 1)?;
+                self.skip(n)
+            }
+            4 => {
+                let n = self.len("string length", 1)?;
+                for _ in 0..n {
+                    self.char16()?;
+                }
+                Ok(())
+            }
+            b => Err(Error::new(ErrorKind::BadStringEncoding(b), at)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_one_two_and_nine_bytes() {
+        let mut r = Reader::new(&[0x05, 0xac, 0x02], 0, true);
+        assert_eq!(r.varint().unwrap(), 5);
+        assert_eq!(r.varint().unwrap(), 300);
+        let nine = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        assert_eq!(Reader::new(&nine, 0, true).varint().unwrap(), u64::MAX);
+    }
+
+    #[test]
+    fn truncated_varint_says_where() {
+        let mut r = Reader::new(&[0x80, 0x80], 100, true);
+        let e = r.varint().unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::UnexpectedEof);
+        assert_eq!(e.offset(), 102);
+    }
+
+    #[test]
+    fn uncompressed_ints_are_big_endian() {
+        let mut r = Reader::new(&[0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 7], 0, false);
+        assert_eq!(r.int().unwrap(), 256);
+        assert_eq!(r.long().unwrap(), 7);
+    }
+
+    #[test]
+    fn all_string_encodings() {
+        let bytes = [0, 1, 2, 7, 3, 2, b'h', b'i', 4, 2, 0x48, 0xc9, 0x01, 5, 1, 0xe9];
+        let mut r = Reader::new(&bytes, 0, true);
+        assert_eq!(r.string().unwrap(), RawStr::Null);
+        assert_eq!(r.string().unwrap(), RawStr::Empty);
+        assert_eq!(r.string().unwrap(), RawStr::Pool(7));
+        assert_eq!(r.string().unwrap(), RawStr::Utf8(b"hi"));
+        assert_eq!(r.string().unwrap().to_text().unwrap(), "Hɉ");
+        assert_eq!(r.string().unwrap().to_text().unwrap(), "é");
+    }
+
+    #[test]
+    fn bad_string_encoding_and_huge_length() {
+        let e = Reader::new(&[9], 0, true).string().unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::BadStringEncoding(9));
+        let e = Reader::new(&[3, 0xff, 0xff, 0x03], 40, true).string().unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::TooLarge { .. }));
+        assert_eq!(e.offset(), 41);
+    }
+}
