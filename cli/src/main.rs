@@ -6,9 +6,9 @@
 //! Chunks are read one at a time into a reused buffer, so memory holds the largest chunk and
 //! the columns, never the whole file.
 
+use jfrscope_parser::collapse::{self, Weight};
 use jfrscope_parser::{ChunkHeader, EventKind, Options, Recording};
 use regex::Regex;
-use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
@@ -118,13 +118,15 @@ fn load(path: &str, opts: &Options) -> io::Result<Recording> {
         let rest = want.saturating_sub(buf.len());
         let got = read_up_to(&mut src, &mut buf, rest)?;
         let complete = buf.len() == want;
-        jfrscope_parser::parse_chunk_bytes(&buf, header, index, opts, &mut rec);
         if !complete {
             let e = jfrscope_parser::Error::new(
-                jfrscope_parser::ErrorKind::OutOfBounds { what: "chunk size", value: want as i64 },
+                jfrscope_parser::ErrorKind::Truncated { expected: want as u64, available: buf.len() as u64 },
                 offset + 8,
             );
             rec.errors.push(e.in_chunk(index));
+        }
+        jfrscope_parser::parse_chunk_bytes(&buf, header, index, opts, &mut rec);
+        if !complete {
             break;
         }
         let _ = got;
@@ -179,7 +181,7 @@ fn summary(a: &Args) -> Result<bool, String> {
     Ok(ok)
 }
 
-fn collapse(a: &Args) -> Result<bool, String> {
+fn collapse_cmd(a: &Args) -> Result<bool, String> {
     let event = a.event.clone().ok_or("collapse needs --event TYPE")?;
     let rec = load(&a.file, &Options { only: Some(vec![event.clone()]) }).map_err(|e| format!("{}: {e}", a.file))?;
     let ok = rec.errors.is_empty();
@@ -216,58 +218,37 @@ fn collapse(a: &Args) -> Result<bool, String> {
     let exc = frame_match(&a.exclude);
     let thread_ok: Option<Vec<bool>> =
         a.thread.as_ref().map(|re| rec.threads.name.iter().map(|&s| re.is_match(st.get(s as i32))).collect());
-    let mut per_stack: BTreeMap<i32, u64> = BTreeMap::new();
     let e = &rec.events;
-    for i in 0..e.len() {
-        if e.ty[i] != ty {
-            continue;
-        }
+    let keep = |i: usize| -> bool {
         let t = e.start_ns[i];
         if from.is_some_and(|f| t < f) || to.is_some_and(|x| t > x) {
-            continue;
+            return false;
         }
         if let Some(ok) = &thread_ok {
             let th = e.thread[i];
             if th < 0 || !ok[th as usize] {
-                continue;
+                return false;
             }
         }
         let s = e.stack[i];
         if let Some(m) = &inc {
             if s < 0 || !m[s as usize] {
-                continue;
+                return false;
             }
         }
         if let Some(m) = &exc {
             if s >= 0 && m[s as usize] {
-                continue;
+                return false;
             }
         }
-        let w = match weight.as_str() {
-            "events" => 1,
-            _ => e.weight[i] as u64,
-        };
-        *per_stack.entry(s).or_insert(0) += w;
-    }
-    let mut lines: Vec<Vec<u8>> = Vec::with_capacity(per_stack.len());
-    let mut merged: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
-    for (s, w) in per_stack {
-        let mut frames = rec.stacks.frames_leaf_first(s);
-        frames.reverse();
-        let names: Vec<&str> = frames.iter().map(|&f| st.get(rec.frames.name[f as usize] as i32)).collect();
-        *merged.entry(names.join(";").into_bytes()).or_insert(0) += w;
-    }
-    for (k, w) in merged {
-        let mut l = k;
-        l.extend_from_slice(format!(" {w}").as_bytes());
-        lines.push(l);
-    }
-    lines.sort();
+        true
+    };
+    let w = if weight == "events" { Weight::Events } else { Weight::Column };
+    let lines = collapse::collapse(&rec, ty, w, keep);
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
-    for l in lines {
-        let _ = out.write_all(&l);
-        let _ = out.write_all(b"\n");
+    for (l, w) in lines {
+        let _ = writeln!(out, "{l} {w}");
     }
     let _ = out.flush();
     report_errors(&a.file, &rec);
@@ -287,7 +268,7 @@ fn main() -> ExitCode {
     };
     let r = match a.cmd.as_str() {
         "summary" => summary(&a),
-        "collapse" => collapse(&a),
+        "collapse" => collapse_cmd(&a),
         c => Err(format!("unknown command {c:?}")),
     };
     match r {

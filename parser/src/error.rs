@@ -42,6 +42,14 @@ pub enum ErrorKind {
     },
     /// The chunk's constant-pool chain loops.
     PoolChainLoop,
+    /// The file ends before the chunk does: the header declares `expected` bytes, the file
+    /// holds `available` of them.
+    Truncated {
+        /// Chunk size stated by the header.
+        expected: u64,
+        /// Bytes of the chunk present in the file.
+        available: u64,
+    },
     /// The chunk header says the chunk is still being written.
     ChunkInProgress,
 }
@@ -106,6 +114,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::TooDeep => write!(f, "types nest too deeply"),
             ErrorKind::TooLarge { what, value } => write!(f, "{what} {value} is larger than the data left"),
             ErrorKind::PoolChainLoop => write!(f, "the constant-pool chain loops"),
+            ErrorKind::Truncated { expected, available } => write!(
+                f,
+                "the file is truncated: the chunk declares {expected} bytes but only {available} are present"
+            ),
             ErrorKind::ChunkInProgress => write!(f, "the chunk is still being written (header not finalised)"),
         }
     }

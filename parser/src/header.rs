@@ -129,18 +129,25 @@ impl ChunkHeader {
 /// Headers of every chunk in `data`, and the error that stopped the walk, if any. A last chunk
 /// whose stated size runs past the end of the file is kept (its data is truncated) and reported.
 pub fn chunk_headers(data: &[u8]) -> (Vec<ChunkHeader>, Option<Error>) {
+    chunk_headers_at(data, 0, 0)
+}
+
+/// Like [`chunk_headers`] for a slice that starts at absolute offset `base` of the file with
+/// chunk number `first`: offsets and chunk indexes in headers and errors are the file's.
+pub fn chunk_headers_at(data: &[u8], base: u64, first: usize) -> (Vec<ChunkHeader>, Option<Error>) {
     let mut out = Vec::new();
     let mut pos = 0usize;
     while pos < data.len() {
-        let index = out.len();
-        match ChunkHeader::parse(&data[pos..], pos as u64) {
+        let index = first + out.len();
+        match ChunkHeader::parse(&data[pos..], base + pos as u64) {
             Ok(h) => {
                 let end = pos as u64 + h.size;
                 let truncated = end > data.len() as u64;
                 let size = h.size;
                 out.push(h);
                 if truncated {
-                    let e = Error::new(ErrorKind::OutOfBounds { what: "chunk size", value: size as i64 }, pos as u64 + 8);
+                    let available = (data.len() - pos) as u64;
+                    let e = Error::new(ErrorKind::Truncated { expected: size, available }, base + pos as u64 + 8);
                     return (out, Some(e.in_chunk(index)));
                 }
                 pos = end as usize;

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chunk;
+pub mod collapse;
 pub mod columns;
 mod decode;
 pub mod error;
@@ -156,15 +157,28 @@ impl Recording {
 /// Decode a whole recording. Never fails: a file that cannot be read at all gives an empty
 /// recording whose `errors` say why.
 pub fn parse(data: &[u8], opts: &Options) -> Recording {
-    let (headers, err) = chunk_headers(data);
     let mut rec = Recording::default();
+    parse_into(data, 0, 0, opts, &mut rec);
+    rec
+}
+
+/// Decode the chunks in `data`, a slice of a file starting at absolute offset `base` with
+/// chunk number `first`, into `rec`. A truncation is reported before the chunk's own errors.
+pub fn parse_into(data: &[u8], base: u64, first: usize, opts: &Options, rec: &mut Recording) {
+    let (headers, err) = header::chunk_headers_at(data, base, first);
+    let n = headers.len();
     for (i, h) in headers.into_iter().enumerate() {
-        parse_chunk_into(data, h, i, opts, &mut rec);
+        let pos = (h.offset - base) as usize;
+        if i + 1 == n {
+            if let Some(e) = err.clone().filter(|e| matches!(e.kind(), ErrorKind::Truncated { .. })) {
+                rec.errors.push(e);
+            }
+        }
+        parse_chunk_bytes(&data[pos..], h, first + i, opts, rec);
     }
-    if let Some(e) = err {
+    if let Some(e) = err.filter(|e| !matches!(e.kind(), ErrorKind::Truncated { .. })) {
         rec.errors.push(e);
     }
-    rec
 }
 
 /// Decode the chunk `header` describes (index `index` in the file) into `rec`.

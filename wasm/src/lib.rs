@@ -1,1 +1,277 @@
-//! placeholder
+//! The bridge between jfrscope-parser and JavaScript: bytes in, columns out.
+//!
+//! ```text
+//! Worker: new Parser(originMs) ─ addChunks(bytes, baseOffset, firstChunk)* ─ column getters
+//! ```
+//! Columns leave as typed arrays (wasm-bindgen copies each `Vec` out of wasm memory, so nothing
+//! handed to JS can go stale when memory grows); the small description leaves as JSON text.
+//! Errors become JS `Error`s in exactly one place, [`js_error`].
+
+use jfrscope_parser::value::json_string;
+use jfrscope_parser::{Options, Recording};
+use std::fmt::Write;
+use wasm_bindgen::prelude::*;
+
+fn js_error(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// An accumulating decoder of one file's chunks.
+#[wasm_bindgen]
+pub struct Parser {
+    rec: Recording,
+    origin_ms: f64,
+}
+
+fn f64_ids(v: &[i64]) -> Vec<f64> {
+    v.iter().map(|&x| if x == i64::MIN { f64::NAN } else { x as f64 }).collect()
+}
+
+#[wasm_bindgen]
+impl Parser {
+    /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
+    #[wasm_bindgen(constructor)]
+    pub fn new(origin_ms: f64) -> Parser {
+        Parser { rec: Recording::default(), origin_ms }
+    }
+
+    /// Decode the whole chunks in `bytes`, which start at absolute `base_offset` of the file
+    /// with chunk number `first_chunk`. Problems are collected, not thrown.
+    #[wasm_bindgen(js_name = addChunks)]
+    pub fn add_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
+        jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &Options::default(), &mut self.rec);
+    }
+
+    /// The string table.
+    pub fn strings(&self) -> Vec<String> {
+        self.rec.strings.list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = threadName)]
+    pub fn thread_name(&self) -> Vec<u32> {
+        self.rec.threads.name.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = threadOsId)]
+    pub fn thread_os_id(&self) -> Vec<f64> {
+        f64_ids(&self.rec.threads.os_id)
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = threadJavaId)]
+    pub fn thread_java_id(&self) -> Vec<f64> {
+        f64_ids(&self.rec.threads.java_id)
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = frameName)]
+    pub fn frame_name(&self) -> Vec<u32> {
+        self.rec.frames.name.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = frameClass)]
+    pub fn frame_class(&self) -> Vec<u32> {
+        self.rec.frames.cls.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = frameLine)]
+    pub fn frame_line(&self) -> Vec<i32> {
+        self.rec.frames.line.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = frameBci)]
+    pub fn frame_bci(&self) -> Vec<i32> {
+        self.rec.frames.bci.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = frameKind)]
+    pub fn frame_kind(&self) -> Vec<u8> {
+        self.rec.frames.kind.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = stackFrame)]
+    pub fn stack_frame(&self) -> Vec<u32> {
+        self.rec.stacks.frame.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = stackPrefix)]
+    pub fn stack_prefix(&self) -> Vec<i32> {
+        self.rec.stacks.prefix.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventType)]
+    pub fn event_type(&self) -> Vec<u32> {
+        self.rec.events.ty.clone()
+    }
+    /// Event starts in ms since the origin.
+    #[wasm_bindgen(js_name = eventStart)]
+    pub fn event_start(&self) -> Vec<f64> {
+        let o = self.origin_ms;
+        self.rec.events.start_ns.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6).collect()
+    }
+    /// Event durations in ms.
+    #[wasm_bindgen(js_name = eventDuration)]
+    pub fn event_duration(&self) -> Vec<f64> {
+        self.rec.events.duration_ns.iter().map(|&d| d as f64 / 1e6).collect()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventThread)]
+    pub fn event_thread(&self) -> Vec<i32> {
+        self.rec.events.thread.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventStack)]
+    pub fn event_stack(&self) -> Vec<i32> {
+        self.rec.events.stack.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventWeight)]
+    pub fn event_weight(&self) -> Vec<f64> {
+        self.rec.events.weight.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventState)]
+    pub fn event_state(&self) -> Vec<i32> {
+        self.rec.events.state.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventSubject)]
+    pub fn event_subject(&self) -> Vec<i32> {
+        self.rec.events.subject.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventValue)]
+    pub fn event_value(&self) -> Vec<f64> {
+        self.rec.events.value.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventPeer)]
+    pub fn event_peer(&self) -> Vec<i32> {
+        self.rec.events.peer.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventChunk)]
+    pub fn event_chunk(&self) -> Vec<u32> {
+        self.rec.events.chunk.clone()
+    }
+    #[allow(missing_docs)]
+    #[wasm_bindgen(js_name = eventOffset)]
+    pub fn event_offset(&self) -> Vec<f64> {
+        self.rec.events.offset.iter().map(|&o| o as f64).collect()
+    }
+
+    /// `{ types, info, chunks, errors }` as JSON text (small: one row per type and chunk).
+    pub fn describe(&self) -> String {
+        let r = &self.rec;
+        let mut s = String::from("{\"types\":[");
+        for (i, t) in r.types.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"name\":");
+            json_string(&t.name, &mut s);
+            s.push_str(",\"label\":");
+            json_string(&t.label, &mut s);
+            let _ = write!(
+                s,
+                ",\"kind\":\"{}\",\"count\":{},\"hasStack\":{},\"decoded\":{},\"weightUnit\":\"{}\"}}",
+                t.kind.as_str(),
+                t.count,
+                t.has_stack,
+                t.decoded,
+                t.weight_unit()
+            );
+        }
+        s.push_str("],\"chunks\":[");
+        for (i, c) in r.chunks.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            let _ = write!(
+                s,
+                "{{\"offset\":{},\"size\":{},\"startNs\":\"{}\",\"durationNs\":\"{}\",\"version\":\"{}.{}\"}}",
+                c.offset, c.size, c.start_nanos, c.duration_nanos, c.major, c.minor
+            );
+        }
+        s.push_str("],\"errors\":[");
+        for (i, e) in r.errors.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"message\":");
+            json_string(&e.to_string(), &mut s);
+            let _ = write!(s, ",\"chunk\":{},\"offset\":{}}}", e.chunk().map(|c| c as i64).unwrap_or(-1), e.offset());
+        }
+        s.push_str("],\"info\":{\"jvm\":");
+        match &r.info.jvm {
+            Some(j) => {
+                s.push_str("{\"name\":");
+                json_string(&j.name, &mut s);
+                s.push_str(",\"version\":");
+                json_string(&j.version, &mut s);
+                s.push_str(",\"args\":");
+                json_string(&j.args, &mut s);
+                s.push_str(",\"flags\":");
+                json_string(&j.flags, &mut s);
+                s.push('}');
+            }
+            None => s.push_str("null"),
+        }
+        for (k, v) in [("os", &r.info.os), ("cpu", &r.info.cpu)] {
+            let _ = write!(s, ",\"{k}\":");
+            match v {
+                Some(t) => json_string(t, &mut s),
+                None => s.push_str("null"),
+            }
+        }
+        s.push_str(",\"settings\":[");
+        for (i, (t, n, v)) in r.info.settings.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"type\":");
+            json_string(t, &mut s);
+            s.push_str(",\"name\":");
+            json_string(n, &mut s);
+            s.push_str(",\"value\":");
+            json_string(v, &mut s);
+            s.push('}');
+        }
+        s.push_str("],\"properties\":[");
+        for (i, (k, v)) in r.info.properties.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"key\":");
+            json_string(k, &mut s);
+            s.push_str(",\"value\":");
+            json_string(v, &mut s);
+            s.push('}');
+        }
+        s.push_str("]}}");
+        s
+    }
+}
+
+/// Chunk layout of a file prefix: `[offset, size, startNs/1e6 (ms)]*` flattened; the walk stops
+/// at the first header that does not parse or does not fit in `bytes`.
+#[wasm_bindgen(js_name = chunkLayout)]
+pub fn chunk_layout(bytes: &[u8]) -> Vec<f64> {
+    let (hs, _) = jfrscope_parser::chunk_headers(bytes);
+    hs.iter().flat_map(|h| [h.offset as f64, h.size as f64, h.start_nanos as f64 / 1e6]).collect()
+}
+
+/// All fields of the event at absolute `offset` of the chunk in `chunk_bytes` (which start at
+/// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`.
+#[wasm_bindgen(js_name = decodeEvent)]
+pub fn decode_event(chunk_bytes: &[u8], chunk_offset: f64, chunk: u32, offset: f64) -> Result<String, JsError> {
+    let (hs, err) = jfrscope_parser::header::chunk_headers_at(chunk_bytes, chunk_offset as u64, chunk as usize);
+    let h = hs.into_iter().next().ok_or_else(|| js_error(err.map(|e| e.to_string()).unwrap_or_else(|| "no chunk".into())))?;
+    let c = jfrscope_parser::Chunk::from_bytes(chunk_bytes, h, chunk as usize).map_err(js_error)?;
+    let (name, v) = c.decode_event((offset - chunk_offset) as usize).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
+    let mut s = String::from("{\"type\":");
+    json_string(&name, &mut s);
+    s.push_str(",\"fields\":");
+    s.push_str(&v.to_json());
+    s.push('}');
+    Ok(s)
+}

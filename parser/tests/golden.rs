@@ -1,0 +1,177 @@
+//! The parser against the JDK: event counts, collapsed stacks and samples per thread that
+//! `jdk.jfr.consumer.RecordingFile` reads (tools/golden/Golden.java), for every committed
+//! fixture (fixtures/expected/) and every recording in ../shared/corpus (corpus/expected/).
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test golden` regenerates fixtures/expected/ first (needs a JDK).
+
+use flate2::read::GzDecoder;
+use jfrscope_parser::collapse::{collapse, Weight};
+use jfrscope_parser::{parse, EventKind, Options, Recording};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap();
+    if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        GzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
+        out
+    } else {
+        raw
+    }
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    if !path.exists() {
+        return None;
+    }
+    Some(String::from_utf8(read(path)).unwrap())
+}
+
+fn sorted_lines(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s.lines().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+/// Compare one recording with the JDK's expectations; returns what differed.
+fn check(file: &Path, expected: &Path) -> Vec<String> {
+    let name = file.file_name().unwrap().to_string_lossy().trim_end_matches(".gz").to_string();
+    let exp = |suffix: &str| expected.join(format!("{name}.{suffix}"));
+    let rec = parse(&read(file), &Options::default());
+    let mut bad = Vec::new();
+    let ours: BTreeMap<&str, u64> = rec.types.iter().filter(|t| t.count > 0).map(|t| (t.name.as_str(), t.count)).collect();
+    if let Some(rf) = read_text(&exp("rf-counts.tsv")) {
+        let theirs: BTreeMap<&str, u64> =
+            rf.lines().filter_map(|l| l.split_once('\t')).map(|(t, n)| (t, n.trim().parse().unwrap())).collect();
+        if ours != theirs {
+            bad.push(format!("{name}: counts differ from RecordingFile\n ours {ours:?}\n jdk  {theirs:?}"));
+        }
+        if !rec.errors.is_empty() {
+            bad.push(format!("{name}: errors on a file the JDK reads: {:?}", rec.errors));
+        }
+    } else if let Some(summary) = read_text(&exp("counts.tsv")) {
+        // RecordingFile cannot read it; `jfr summary` names types by the first chunk's ids,
+        // so only the total is comparable.
+        let theirs: u64 = summary
+            .lines()
+            .filter(|l| !l.starts_with("jdk.CheckPoint\t") && !l.starts_with("jdk.Metadata\t"))
+            .filter_map(|l| l.split('\t').nth(1)?.trim().parse::<u64>().ok())
+            .sum();
+        let total: u64 = ours.values().sum();
+        if total != theirs {
+            bad.push(format!("{name}: {total} events, jfr summary counts {theirs}"));
+        }
+    }
+    for t in rec.types.iter().filter(|t| t.has_stack && t.count > 0) {
+        let Some(want) = read_text(&exp(&format!("{}.collapsed.gz", t.name))) else { continue };
+        let ty = rec.type_index[&t.name];
+        let got: String =
+            collapse(&rec, ty, Weight::default_for(t.kind), |_| true).iter().map(|(l, w)| format!("{l} {w}\n")).collect();
+        if sorted_lines(&got) != sorted_lines(&want) {
+            let (g, w) = (sorted_lines(&got), sorted_lines(&want));
+            let first = g.iter().zip(w.iter()).find(|(a, b)| a != b);
+            bad.push(format!("{name}: {} stacks differ ({} vs {} lines), first: {first:?}", t.name, g.len(), w.len()));
+        }
+    }
+    for (ty_name, file_suffix) in [
+        ("jdk.ExecutionSample", "threads.tsv".to_string()),
+        ("jdk.NativeMethodSample", "jdk.NativeMethodSample.threads.tsv".to_string()),
+        ("profiler.WallClockSample", "profiler.WallClockSample.threads.tsv".to_string()),
+    ] {
+        let Some(want) = read_text(&exp(&file_suffix)) else { continue };
+        let got = threads_tsv(&rec, ty_name);
+        if sorted_lines(&got) != sorted_lines(&want) {
+            bad.push(format!("{name}: samples per thread of {ty_name} differ:\n ours {:?}\n jdk  {:?}", sorted_lines(&got).iter().take(5).collect::<Vec<_>>(), sorted_lines(&want).iter().take(5).collect::<Vec<_>>()));
+        }
+    }
+    bad
+}
+
+/// Samples per thread name (the Java name; "" for threads without one), as `name<TAB>count`.
+fn threads_tsv(rec: &Recording, ty_name: &str) -> String {
+    let Some(&ty) = rec.type_index.get(ty_name) else { return String::new() };
+    let wall = rec.types[ty as usize].kind == EventKind::Wall;
+    let mut per: BTreeMap<String, u64> = BTreeMap::new();
+    let e = &rec.events;
+    for i in 0..e.len() {
+        if e.ty[i] != ty {
+            continue;
+        }
+        let t = e.thread[i];
+        let name = if t < 0 || rec.threads.java_id[t as usize] == i64::MIN {
+            String::new()
+        } else {
+            rec.strings.get(rec.threads.name[t as usize] as i32).to_string()
+        };
+        *per.entry(name).or_insert(0) += if wall { e.weight[i] as u64 } else { 1 };
+    }
+    per.iter().map(|(n, c)| format!("{n}\t{c}\n")).collect()
+}
+
+fn run_dir(files: Vec<PathBuf>, expected: &Path) {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for f in files {
+        checked += 1;
+        bad.extend(check(&f, expected));
+    }
+    assert!(checked > 0, "no recordings found");
+    assert!(bad.is_empty(), "{} of {checked} recording(s) differ from the JDK:\n{}", bad.len(), bad.join("\n"));
+}
+
+fn recordings_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.to_string_lossy();
+            (n.ends_with(".jfr") || n.ends_with(".jfr.gz")) && !n.ends_with("invalid.jfr")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn corpus_matches_the_jdk() {
+    let corpus = std::env::var_os("JFRSCOPE_CORPUS").map(PathBuf::from).unwrap_or_else(|| root().join("../shared/corpus"));
+    if !corpus.exists() {
+        eprintln!("notice: {} is absent; corpus comparison skipped", corpus.display());
+        return;
+    }
+    let mut files = recordings_in(&corpus.join("jfrs"));
+    files.extend(recordings_in(&corpus.join("grafana-jfr-parser")));
+    run_dir(files, &corpus.join("expected"));
+}
+
+#[test]
+fn fixtures_match_the_jdk() {
+    let fixtures = root().join("fixtures");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        let st = std::process::Command::new("bash").arg(root().join("tools/golden/golden.sh")).status().unwrap();
+        assert!(st.success(), "tools/golden/golden.sh failed");
+    }
+    let files = recordings_in(&fixtures);
+    if files.is_empty() {
+        eprintln!("notice: no fixtures yet in {}", fixtures.display());
+        return;
+    }
+    run_dir(files, &fixtures.join("expected"));
+}
+
+#[test]
+fn invalid_file_is_refused_with_a_clear_message() {
+    let corpus = root().join("../shared/corpus/jfrs/invalid.jfr");
+    let data = if corpus.exists() { std::fs::read(corpus).unwrap() } else { b"this is not a recording at all".to_vec() };
+    let rec = parse(&data, &Options::default());
+    assert!(rec.events.is_empty());
+    let first = rec.errors.first().expect("an error").to_string();
+    assert!(first.contains("truncated") || first.contains("not a JFR recording"), "{first}");
+    assert!(first.contains("offset 0x"), "{first}");
+}

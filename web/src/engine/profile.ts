@@ -1,0 +1,97 @@
+/**
+ * Columns → `Profile`: Arrow tables (strings dictionary-encoded against the one string table)
+ * and typed-array views of the same buffers for profile-logic.
+ */
+import { Dictionary, Float64, Int32, Table, Uint8, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
+import type { Profile, RecordingInfo } from '../profile-logic/profile';
+import type { PartColumns } from './columns';
+
+function i32(a: Uint32Array | Int32Array): Int32Array {
+  return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
+}
+
+export function toProfile(c: PartColumns, originMs: number, fileSize: number): Profile {
+  const dictionary = vectorFromArray(c.strings, new Utf8());
+  const dictType = () => new Dictionary(new Utf8(), new Int32(), 0);
+  const dict = (keys: Int32Array) =>
+    makeVector(makeData({ type: dictType(), length: keys.length, nullCount: 0, data: keys, dictionary }));
+  const num = <T extends Int32 | Float64 | Uint8>(type: T, data: T['TArray']) =>
+    makeVector(makeData({ type, length: data.length, nullCount: 0, data }));
+
+  const threadName = i32(c.threadName);
+  const frameName = i32(c.frameName);
+  const frameCls = i32(c.frameClass);
+  const threads = new Table({
+    name: dict(threadName),
+    osId: num(new Float64(), c.threadOsId),
+    javaId: num(new Float64(), c.threadJavaId),
+  });
+  const frames = new Table({
+    name: dict(frameName),
+    cls: dict(frameCls),
+    line: num(new Int32(), c.frameLine),
+    bci: num(new Int32(), c.frameBci),
+    kind: num(new Uint8(), c.frameKind),
+  });
+  const stackFrame = i32(c.stackFrame);
+  const stacks = new Table({ frame: num(new Int32(), stackFrame), prefix: num(new Int32(), c.stackPrefix) });
+  const evType = i32(c.eventType);
+  const evChunk = i32(c.eventChunk);
+  const events = new Table({
+    type: num(new Int32(), evType),
+    start: num(new Float64(), c.eventStart),
+    duration: num(new Float64(), c.eventDuration),
+    thread: num(new Int32(), c.eventThread),
+    stack: num(new Int32(), c.eventStack),
+    weight: num(new Float64(), c.eventWeight),
+    state: dict(c.eventState),
+    subject: dict(c.eventSubject),
+    value: num(new Float64(), c.eventValue),
+    peer: num(new Int32(), c.eventPeer),
+    chunk: num(new Int32(), evChunk),
+    offset: num(new Float64(), c.eventOffset),
+  });
+  const d = c.description;
+  const ends = d.chunks.map((ch) => (Number(BigInt(ch.startNs) + BigInt(ch.durationNs)) / 1e6));
+  let end = ends.length ? Math.max(...ends) : originMs;
+  for (let i = 0; i < c.eventStart.length; i++) {
+    const t = originMs + c.eventStart[i] + c.eventDuration[i];
+    if (t > end) end = t;
+  }
+  const info: RecordingInfo = {
+    startMs: originMs,
+    durationMs: Math.max(0, end - originMs),
+    chunks: d.chunks.length,
+    fileSize,
+    jvm: d.info.jvm,
+    os: d.info.os,
+    cpu: d.info.cpu,
+    settings: d.info.settings,
+    properties: d.info.properties,
+    errors: d.errors,
+  };
+  return {
+    strings: c.strings,
+    threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, length: threadName.length },
+    frames: { name: frameName, cls: frameCls, line: c.frameLine, bci: c.frameBci, kind: c.frameKind, length: frameName.length },
+    stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length },
+    events: {
+      type: evType,
+      start: c.eventStart,
+      duration: c.eventDuration,
+      thread: c.eventThread,
+      stack: c.eventStack,
+      weight: c.eventWeight,
+      state: c.eventState,
+      subject: c.eventSubject,
+      value: c.eventValue,
+      peer: c.eventPeer,
+      chunk: evChunk,
+      offset: c.eventOffset,
+      length: evType.length,
+    },
+    eventTypes: d.types.map((t) => ({ name: t.name, label: t.label, kind: t.kind, count: t.count, hasStack: t.hasStack, weightUnit: t.weightUnit })),
+    info,
+    arrow: { threads, frames, stacks, events },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * A decoded recording as the UI sees it: the Arrow tables of docs/columns.md, plus the same
+ * columns as typed arrays (views of the Arrow buffers, not copies) for the pure functions of
+ * profile-logic. Index types name what they index, as in Firefox Profiler's tables.
+ */
+import type { Table } from 'apache-arrow';
+
+export type IndexIntoStrings = number;
+export type IndexIntoThreads = number;
+export type IndexIntoFrames = number;
+export type IndexIntoStacks = number;
+export type IndexIntoEvents = number;
+export type IndexIntoEventTypes = number;
+
+/** Frame kinds as async-profiler colours them. */
+export const FrameKind = {
+  Interpreted: 0,
+  JitCompiled: 1,
+  Inlined: 2,
+  Native: 3,
+  Cpp: 4,
+  Kernel: 5,
+  Unknown: 6,
+} as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+
+export type EventKind =
+  | 'cpu' | 'native' | 'wall' | 'lock' | 'park' | 'sleep' | 'io' | 'alloc' | 'gc' | 'thread' | 'other';
+
+export interface EventTypeInfo {
+  name: string;
+  label: string;
+  kind: EventKind;
+  count: number;
+  hasStack: boolean;
+  weightUnit: 'samples' | 'bytes' | 'events';
+}
+
+export interface ThreadTable {
+  name: Int32Array; // IndexIntoStrings
+  osId: Float64Array;
+  javaId: Float64Array;
+  length: number;
+}
+
+export interface FrameTable {
+  name: Int32Array; // IndexIntoStrings of "Class.method"
+  cls: Int32Array; // IndexIntoStrings
+  line: Int32Array;
+  bci: Int32Array;
+  kind: Uint8Array; // FrameKind
+  length: number;
+}
+
+export interface StackTable {
+  frame: Int32Array; // IndexIntoFrames
+  prefix: Int32Array; // IndexIntoStacks, -1 at the root
+  length: number;
+}
+
+/** Rows in file order (chunk by chunk), which is close to, but not exactly, time order. */
+export interface EventTable {
+  type: Int32Array; // IndexIntoEventTypes
+  start: Float64Array; // ms since info.startMs
+  duration: Float64Array; // ms
+  thread: Int32Array; // IndexIntoThreads or -1
+  stack: Int32Array; // IndexIntoStacks or -1
+  weight: Float64Array;
+  state: Int32Array; // IndexIntoStrings or -1
+  subject: Int32Array; // IndexIntoStrings or -1
+  value: Float64Array; // NaN when absent
+  peer: Int32Array; // IndexIntoThreads: previous monitor owner / notifier, or -1
+  chunk: Int32Array;
+  offset: Float64Array; // absolute byte offset of the event in the file
+  length: number;
+}
+
+export interface RecordingError {
+  message: string;
+  chunk: number;
+  offset: number;
+}
+
+export interface RecordingInfo {
+  startMs: number; // wall-clock ms since the Unix epoch
+  durationMs: number;
+  chunks: number;
+  fileSize: number;
+  jvm: { name: string; version: string; args: string; flags: string } | null;
+  os: string | null;
+  cpu: string | null;
+  settings: { type: string; name: string; value: string }[];
+  properties: { key: string; value: string }[];
+  errors: RecordingError[];
+}
+
+export interface Profile {
+  strings: string[];
+  threads: ThreadTable;
+  frames: FrameTable;
+  stacks: StackTable;
+  events: EventTable;
+  eventTypes: EventTypeInfo[];
+  info: RecordingInfo;
+  /** The same data as Arrow tables (strings dictionary-encoded). */
+  arrow: { threads: Table; frames: Table; stacks: Table; events: Table };
+}
