@@ -24,6 +24,12 @@ pub(crate) struct Pool {
     pub(crate) entries: FxHashMap<u64, u32>,
 }
 
+#[derive(Default)]
+struct Pools {
+    by_class: FxHashMap<usize, Pool>,
+    errors: Vec<Error>,
+}
+
 /// A chunk with its metadata read and its pools indexed.
 pub struct Chunk<'a> {
     /// Index of the chunk in the file.
@@ -35,9 +41,76 @@ pub struct Chunk<'a> {
     /// The chunk's metadata.
     pub md: Metadata,
     /// Pools by class index.
-    pub(crate) pools: FxHashMap<usize, Pool>,
-    /// Errors met while indexing pools (the chunk is still usable).
-    pub errors: Vec<Error>,
+    /// Pools by class index, indexed on first use (a summary never needs them).
+    pools: std::cell::OnceCell<Pools>,
+    /// A compiled skip program per class.
+    skips: Vec<Vec<Op>>,
+}
+
+/// One step of a compiled skip program: what a value's bytes look like, flattened.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Op {
+    /// `n` compressed integers (ints, longs, pool references).
+    Varints(u32),
+    /// `n` fixed bytes.
+    Bytes(u32),
+    /// A string.
+    Str,
+    /// An array of elements laid out as the inner program.
+    Array(Box<[Op]>),
+    /// A value of this class, skipped recursively (nesting too deep to inline).
+    Nested(usize),
+}
+
+fn push_op(ops: &mut Vec<Op>, op: Op) {
+    match (ops.last_mut(), &op) {
+        (Some(Op::Varints(a)), Op::Varints(b)) => *a += b,
+        (Some(Op::Bytes(a)), Op::Bytes(b)) => *a += b,
+        _ => ops.push(op),
+    }
+}
+
+/// The skip program of one value of class `class` (inline encoding).
+pub(crate) fn compile(md: &Metadata, compressed: bool, class: usize, depth: usize, ops: &mut Vec<Op>) {
+    let c = &md.classes[class];
+    if let Some(p) = c.prim {
+        let int = |n: u32| if compressed { Op::Varints(1) } else { Op::Bytes(n) };
+        push_op(
+            ops,
+            match p {
+                Prim::Boolean | Prim::Byte => Op::Bytes(1),
+                Prim::Char | Prim::Short => int(2),
+                Prim::Int => int(4),
+                Prim::Long => int(8),
+                Prim::Float => Op::Bytes(4),
+                Prim::Double => Op::Bytes(8),
+                Prim::String => Op::Str,
+            },
+        );
+        return;
+    }
+    for f in &c.fields {
+        let mut single = Vec::new();
+        compile_single(md, compressed, f, depth, &mut single);
+        if f.array {
+            push_op(ops, Op::Array(single.into_boxed_slice()));
+        } else {
+            for op in single {
+                push_op(ops, op);
+            }
+        }
+    }
+}
+
+/// The skip program of one element of field `f` (a reference or an inline value).
+pub(crate) fn compile_single(md: &Metadata, compressed: bool, f: &crate::metadata::FieldDesc, depth: usize, ops: &mut Vec<Op>) {
+    if f.cpool {
+        push_op(ops, if compressed { Op::Varints(1) } else { Op::Bytes(8) });
+    } else if depth < 6 {
+        compile(md, compressed, f.class, depth + 1, ops);
+    } else {
+        ops.push(Op::Nested(f.class));
+    }
 }
 
 const MAX_ERRORS: usize = 32;
@@ -63,9 +136,14 @@ impl<'a> Chunk<'a> {
         let mut r = Reader::new(data, base, compressed);
         r.seek(meta_pos).map_err(|e| e.in_chunk(index))?;
         let md = Metadata::parse(&mut r).map_err(|e| e.in_chunk(index))?;
-        let mut chunk = Chunk { index, header, data, md, pools: FxHashMap::default(), errors: Vec::new() };
-        chunk.index_pools();
-        Ok(chunk)
+        let skips = (0..md.classes.len())
+            .map(|c| {
+                let mut ops = Vec::new();
+                compile(&md, compressed, c, 0, &mut ops);
+                ops
+            })
+            .collect();
+        Ok(Chunk { index, header, data, md, pools: std::cell::OnceCell::new(), skips })
     }
 
     /// A reader over the chunk's bytes, at chunk-relative `pos`.
@@ -80,9 +158,16 @@ impl<'a> Chunk<'a> {
         self.data.len()
     }
 
-    fn push_error(&mut self, e: Error) {
-        if self.errors.len() < MAX_ERRORS {
-            self.errors.push(e.in_chunk(self.index));
+    fn pools(&self) -> &Pools {
+        self.pools.get_or_init(|| self.index_pools())
+    }
+
+    /// Errors met while indexing the pools (the chunk stays usable; entries after the damage
+    /// resolve to "unknown").
+    pub fn pool_errors(&self) -> &[Error] {
+        match self.pools.get() {
+            Some(p) => &p.errors,
+            None => &[],
         }
     }
 
@@ -107,7 +192,13 @@ impl<'a> Chunk<'a> {
         Ok(())
     }
 
-    fn index_pools(&mut self) {
+    fn index_pools(&self) -> Pools {
+        let mut pools = Pools::default();
+        let push = |pools: &mut Pools, e: Error| {
+            if pools.errors.len() < MAX_ERRORS {
+                pools.errors.push(e.in_chunk(self.index));
+            }
+        };
         // Checkpoints from the chain, then any others met between events.
         let mut seen = FxHashSet::default();
         let mut order = Vec::new();
@@ -126,7 +217,7 @@ impl<'a> Chunk<'a> {
                     pos = next as usize;
                 }
                 Err(e) => {
-                    self.push_error(e);
+                    push(&mut pools, e);
                     break;
                 }
             }
@@ -137,7 +228,7 @@ impl<'a> Chunk<'a> {
                 scanned.push(p)
             }
         }) {
-            self.push_error(e);
+            push(&mut pools, e);
         }
         for p in scanned {
             if seen.insert(p) {
@@ -146,10 +237,11 @@ impl<'a> Chunk<'a> {
         }
         order.sort_unstable();
         for p in order {
-            if let Err(e) = self.index_checkpoint(p) {
-                self.push_error(e);
+            if let Err(e) = self.index_checkpoint(p, &mut pools.by_class) {
+                push(&mut pools, e);
             }
         }
+        pools
     }
 
     fn checkpoint_delta(&self, pos: usize) -> Result<i64> {
@@ -164,7 +256,7 @@ impl<'a> Chunk<'a> {
         r.long()
     }
 
-    fn index_checkpoint(&mut self, pos: usize) -> Result<()> {
+    fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
         let mut r = self.reader_at(pos);
         let size_at = r.offset();
         let size = r.int()?;
@@ -186,7 +278,7 @@ impl<'a> Chunk<'a> {
             let tid = r.long()? as u64;
             let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
             let n = r.len("pool entry count", 1)?;
-            let mut entries = std::mem::take(&mut self.pools.entry(class).or_default().entries);
+            let mut entries = std::mem::take(&mut by_class.entry(class).or_default().entries);
             entries.reserve(n);
             let mut res = Ok(());
             for _ in 0..n {
@@ -204,7 +296,7 @@ impl<'a> Chunk<'a> {
                     break;
                 }
             }
-            self.pools.entry(class).or_default().entries = entries;
+            by_class.entry(class).or_default().entries = entries;
             res?;
         }
         Ok(())
@@ -212,7 +304,7 @@ impl<'a> Chunk<'a> {
 
     /// A reader positioned on the value of pool entry `id` of class `class`.
     pub(crate) fn pool_reader(&self, class: usize, id: u64) -> Option<Reader<'a>> {
-        let pos = *self.pools.get(&class)?.entries.get(&id)?;
+        let pos = *self.pools().by_class.get(&class)?.entries.get(&id)?;
         Some(self.reader_at(pos as usize))
     }
 
@@ -221,18 +313,30 @@ impl<'a> Chunk<'a> {
         if depth > 32 {
             return Err(r.err(ErrorKind::TooDeep));
         }
-        let c = &self.md.classes[class];
-        if let Some(p) = c.prim {
-            return skip_prim(r, p);
-        }
-        for f in &c.fields {
-            if f.array {
-                let n = r.len("array length", 1)?;
-                for _ in 0..n {
-                    self.skip_single(r, f.cpool, f.class, depth)?;
+        self.run_ops(r, &self.skips[class], depth)
+    }
+
+    /// Run a compiled skip program.
+    #[inline]
+    pub(crate) fn run_ops(&self, r: &mut Reader<'_>, ops: &[Op], depth: usize) -> Result<()> {
+        for op in ops {
+            match op {
+                Op::Varints(n) => r.skip_varints(*n as usize)?,
+                Op::Bytes(n) => r.skip(*n as usize)?,
+                Op::Str => r.skip_string()?,
+                Op::Array(el) => {
+                    let n = r.len("array length", 1)?;
+                    match &el[..] {
+                        [Op::Varints(k)] => r.skip_varints(n * *k as usize)?,
+                        [Op::Bytes(k)] => r.skip(n * *k as usize)?,
+                        _ => {
+                            for _ in 0..n {
+                                self.run_ops(r, el, depth + 1)?;
+                            }
+                        }
+                    }
                 }
-            } else {
-                self.skip_single(r, f.cpool, f.class, depth)?;
+                Op::Nested(c) => self.skip_value(r, *c, depth + 1)?,
             }
         }
         Ok(())

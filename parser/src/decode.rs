@@ -241,7 +241,15 @@ struct Resolver {
     frame_kinds: FxHashMap<u64, FrameKind>,
     string_class: Option<usize>,
     frame_buf: Vec<u32>,
+    /// Per class: for each field, 1 + its position in the name list the class is read with
+    /// (0 for fields not asked for), so hot loops compare bytes, not names.
+    codes: Vec<Option<Box<[u8]>>>,
 }
+
+const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId"];
+const METHOD_FIELDS: &[&str] = &["type", "name"];
+const FRAME_FIELDS: &[&str] = &["method", "lineNumber", "bytecodeIndex", "type"];
+const STACK_FIELDS: &[&str] = &["frames"];
 
 impl Resolver {
     fn new(chunk: &Chunk<'_>) -> Resolver {
@@ -253,7 +261,23 @@ impl Resolver {
             frame_kinds: FxHashMap::default(),
             string_class: chunk.md.class_by_name("java.lang.String"),
             frame_buf: Vec::new(),
+            codes: vec![None; chunk.md.classes.len()],
         }
+    }
+
+    fn codes(&mut self, chunk: &Chunk<'_>, class: usize, names: &[&str]) -> Box<[u8]> {
+        if let Some(Some(c)) = self.codes.get(class) {
+            return c.clone();
+        }
+        let c: Box<[u8]> = chunk.md.classes[class]
+            .fields
+            .iter()
+            .map(|f| names.iter().position(|n| *n == f.name).map(|i| i as u8 + 1).unwrap_or(0))
+            .collect();
+        if let Some(slot) = self.codes.get_mut(class) {
+            *slot = Some(c.clone());
+        }
+        c
     }
 
     /// Thread row of pool entry `id`, or -1 when the chunk lacks it.
@@ -272,16 +296,21 @@ impl Resolver {
         let (mut os_name, mut java_name) = (NONE, NONE);
         let (mut os_id, mut java_id) = (ABSENT, ABSENT);
         let mut java_null = true;
-        for f in &c.fields {
+        let codes = self.codes(chunk, class, THREAD_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 0 {
+                chunk.skip_value_field(&mut r, f).ok()?;
+                continue;
+            }
             let s = chunk.read_scalar(&mut r, f).ok()?;
-            match (f.name.as_str(), s) {
-                ("osName", s) => os_name = self.text_scalar(chunk, rec, f.class, s),
-                ("javaName", s) => {
+            match (code, s) {
+                (1, s) => os_name = self.text_scalar(chunk, rec, f.class, s),
+                (3, s) => {
                     java_null = matches!(s, Scalar::Str(RawStr::Null));
                     java_name = self.text_scalar(chunk, rec, f.class, s)
                 }
-                ("osThreadId", Scalar::Int(v)) => os_id = v,
-                ("javaThreadId", Scalar::Int(v)) => java_id = v,
+                (2, Scalar::Int(v)) => os_id = v,
+                (4, Scalar::Int(v)) => java_id = v,
                 _ => {}
             }
         }
@@ -377,11 +406,16 @@ impl Resolver {
         let mut r = chunk.pool_reader(class, id)?;
         let c = &chunk.md.classes[class];
         let (mut cls, mut name) = (NONE, NONE);
-        for f in &c.fields {
+        let codes = self.codes(chunk, class, METHOD_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 0 {
+                chunk.skip_value_field(&mut r, f).ok()?;
+                continue;
+            }
             let s = chunk.read_scalar(&mut r, f).ok()?;
-            match (f.name.as_str(), s) {
-                ("type", Scalar::Ref(cid)) => cls = self.class_name(chunk, rec, f.class, cid),
-                ("name", s) => name = self.text_scalar(chunk, rec, f.class, s),
+            match (code, s) {
+                (1, Scalar::Ref(cid)) => cls = self.class_name(chunk, rec, f.class, cid),
+                (2, s) => name = self.text_scalar(chunk, rec, f.class, s),
                 _ => {}
             }
         }
@@ -416,8 +450,9 @@ impl Resolver {
         let c = &chunk.md.classes[class];
         let mut frames = std::mem::take(&mut self.frame_buf);
         frames.clear();
-        for f in &c.fields {
-            if f.name == "frames" && f.array {
+        let codes = self.codes(chunk, class, STACK_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 1 && f.array {
                 let n = r.len("frame count", 1).ok()?;
                 for _ in 0..n {
                     let fr = if f.cpool {
@@ -445,13 +480,18 @@ impl Resolver {
     fn frame<'a>(&mut self, chunk: &Chunk<'a>, rec: &mut Recording, class: usize, r: &mut Reader<'a>) -> Option<u32> {
         let c = &chunk.md.classes[class];
         let (mut method, mut line, mut bci, mut kind) = (None, -1i32, -1i32, FrameKind::Unknown);
-        for f in &c.fields {
+        let codes = self.codes(chunk, class, FRAME_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 0 {
+                chunk.skip_value_field(r, f).ok()?;
+                continue;
+            }
             let s = chunk.read_scalar(r, f).ok()?;
-            match (f.name.as_str(), s) {
-                ("method", Scalar::Ref(mid)) => method = self.method(chunk, rec, f.class, mid),
-                ("lineNumber", Scalar::Int(v)) => line = v as i32,
-                ("bytecodeIndex", Scalar::Int(v)) => bci = v as i32,
-                ("type", Scalar::Ref(tid)) => kind = self.frame_kind(chunk, rec, f.class, tid),
+            match (code, s) {
+                (1, Scalar::Ref(mid)) => method = self.method(chunk, rec, f.class, mid),
+                (2, Scalar::Int(v)) => line = v as i32,
+                (3, Scalar::Int(v)) => bci = v as i32,
+                (4, Scalar::Ref(tid)) => kind = self.frame_kind(chunk, rec, f.class, tid),
                 _ => {}
             }
         }

@@ -193,12 +193,12 @@ pub fn parse_chunk_bytes(chunk_data: &[u8], header: ChunkHeader, index: usize, o
     rec.chunks.push(header.clone());
     match Chunk::from_bytes(chunk_data, header, index) {
         Ok(chunk) => {
-            rec.errors.extend(chunk.errors.iter().cloned());
             let wanted = |name: &str, _kind: EventKind| match &opts.only {
                 Some(list) => list.iter().any(|n| n == name),
                 None => true,
             };
             decode::decode_chunk(&chunk, rec, &wanted);
+            rec.errors.extend(chunk.pool_errors().iter().cloned());
         }
         Err(e) => rec.errors.push(e),
     }
