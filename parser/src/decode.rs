@@ -82,20 +82,23 @@ const INFO_TYPES: [&str; 5] =
 /// skipped by its size; an error in the event headers stops the chunk there.
 pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool) {
     let md = &chunk.md;
-    // Global type rows for every event class in this chunk, and plans for the wanted ones.
-    let mut plans: FxHashMap<u64, Option<Plan>> = FxHashMap::default();
-    let mut info_classes: FxHashMap<u64, usize> = FxHashMap::default();
-    let _ = &info_classes;
-    for (ci, c) in md.classes.iter().enumerate() {
+    // One slot per event class: its global type row, how many events, and what to do with
+    // them. Type ids index a dense table (ids are small in every writer seen); others hash.
+    struct Slot {
+        row: u32,
+        count: u64,
+        info: bool,
+        plan: Option<Plan>,
+    }
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut slot_of_class: FxHashMap<u64, u32> = FxHashMap::default();
+    for c in md.classes.iter() {
         if !c.is_event() {
             continue;
         }
         let kind = EventKind::of(&c.name);
         let has_stack = c.field("stackTrace").is_some();
         let ty = rec.type_row(&c.name, c.label.as_deref(), kind, has_stack);
-        if INFO_TYPES.contains(&c.name.as_str()) {
-            info_classes.insert(c.id, ci);
-        }
         let decodable = kind != EventKind::Other || has_stack;
         let plan = if decodable && wanted(&c.name, kind) {
             rec.types[ty as usize].decoded = true;
@@ -103,22 +106,34 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
         } else {
             None
         };
-        plans.insert(c.id, plan);
+        slot_of_class.insert(c.id, slots.len() as u32);
+        slots.push(Slot { row: ty, count: 0, info: INFO_TYPES.contains(&c.name.as_str()), plan });
     }
-    let type_rows: FxHashMap<u64, u32> =
-        md.classes.iter().filter(|c| c.is_event()).map(|c| (c.id, rec.type_index[&c.name])).collect();
+    const DENSE: u64 = 1 << 16;
+    let max_dense = slot_of_class.keys().copied().filter(|&id| id < DENSE).max().map(|m| m as usize + 1).unwrap_or(0);
+    let mut dense = vec![u32::MAX; max_dense];
+    for (&id, &si) in &slot_of_class {
+        if id < DENSE {
+            dense[id as usize] = si;
+        }
+    }
 
     let mut d = Resolver::new(chunk);
-    let mut counts: FxHashMap<u64, u64> = FxHashMap::default();
     let mut errors = Vec::new();
     let scan = chunk.scan(|pos, size, tid| {
-        *counts.entry(tid).or_insert(0) += 1;
-        if info_classes.contains_key(&tid) {
+        let si = match dense.get(tid as usize) {
+            Some(&si) => si,
+            None if tid >= DENSE => slot_of_class.get(&tid).copied().unwrap_or(u32::MAX),
+            None => u32::MAX,
+        };
+        let Some(slot) = slots.get_mut(si as usize) else { return };
+        slot.count += 1;
+        if slot.info {
             if let Ok((name, v)) = chunk.decode_event(pos) {
                 rec.add_info(&name, &v, chunk);
             }
         }
-        if let Some(Some(plan)) = plans.get(&tid) {
+        if let Some(plan) = &slot.plan {
             if let Err(e) = decode_event(chunk, &mut d, rec, plan, pos, size) {
                 if errors.len() < 32 {
                     errors.push(e.in_chunk(chunk.index));
@@ -126,10 +141,8 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
             }
         }
     });
-    for (tid, n) in counts {
-        if let Some(&row) = type_rows.get(&tid) {
-            rec.types[row as usize].count += n;
-        }
+    for slot in &slots {
+        rec.types[slot.row as usize].count += slot.count;
     }
     rec.errors.extend(errors);
     if let Err(e) = scan {

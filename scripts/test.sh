@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what is needed and runs every test: the parser against the JDK's ground truth, the
+# CLI, a short fuzzing run of each target, the wasm build, type checks, lint, unit tests
+# (Vitest, including the wasm against the CLI on every recording) and the end-to-end tests in
+# Chromium (Playwright).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+step() { printf '\n== %s\n' "$*"; }
+
+step "setup"
+bash scripts/setup.sh --browser --fuzz
+
+step "cargo test (parser, CLI, golden files against the JDK)"
+cargo build --release
+cargo test --release --workspace --exclude jfrscope-wasm
+
+step "cargo clippy"
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --release --workspace --exclude jfrscope-wasm -- -D warnings
+fi
+
+step "fuzz (${FUZZ_SECONDS:-20} s per target)"
+bash parser/fuzz/run.sh "${FUZZ_SECONDS:-20}"
+
+step "web: typecheck, lint, unit tests"
+npm run typecheck
+npm run lint
+npm run test:unit
+
+step "web: build and end-to-end tests"
+npm run build
+npm run test:e2e
+
+echo
+echo "all tests passed"
