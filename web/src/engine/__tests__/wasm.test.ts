@@ -1,0 +1,70 @@
+/**
+ * The wasm parser, through the same merge and Profile building as the browser, against the
+ * native `jfrscope` CLI: per-type counts and collapsed stacks, for every committed fixture and
+ * every recording in ../shared/corpus (skipped with a notice when that folder is absent).
+ * Each file is decoded whole and split in three parts (as several workers would) and merged.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collapsedStacks } from '../../profile-logic/collapsed';
+import type { Profile } from '../../profile-logic/profile';
+import { decodeInNode } from '../node';
+
+const root = resolve(__dirname, '../../../..');
+const cli = join(root, 'target/release/jfrscope');
+const corpus = resolve(root, '../shared/corpus');
+
+function recordings(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => (f.endsWith('.jfr') || f.endsWith('.jfr.gz')) && f !== 'invalid.jfr')
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+const files = [
+  ...recordings(join(root, 'fixtures')),
+  ...recordings(join(corpus, 'jfrs')),
+  ...recordings(join(corpus, 'grafana-jfr-parser')),
+];
+if (!existsSync(corpus)) console.warn(`notice: ${corpus} is absent; corpus files skipped`);
+
+function run(args: string[]): string {
+  return execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function counts(p: Profile): string {
+  return p.eventTypes
+    .filter((t) => t.count > 0)
+    .map((t) => `${t.name}\t${t.count}`)
+    .sort(byCodeUnit)
+    .join('\n');
+}
+
+describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
+  it('has recordings to check', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+  for (const file of files) {
+    it(file.slice(root.length - 4), () => {
+      const bytes = new Uint8Array(readFileSync(file));
+      const whole = decodeInNode(bytes, 1);
+      const split = decodeInNode(bytes, 3);
+      const cliCounts = run(['summary', file]).trimEnd();
+      expect(counts(whole)).toBe(cliCounts);
+      expect(counts(split)).toBe(cliCounts);
+      for (const p of [whole, split]) {
+        p.eventTypes.forEach((t, i) => {
+          if (!t.hasStack || t.count === 0) return;
+          const want = run(['collapse', file, '--event', t.name]).split('\n').filter((l) => l.length > 0).sort(byCodeUnit);
+          const got = collapsedStacks(p, i, t.kind === 'wall' ? 'weight' : 'events');
+          expect(got, `${t.name} in ${file}`).toEqual(want);
+        });
+      }
+    });
+  }
+});
