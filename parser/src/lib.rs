@@ -20,6 +20,11 @@ pub mod metadata;
 pub mod reader;
 pub mod value;
 
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod tests_unit;
+
 pub use chunk::Chunk;
 pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE};
 pub use error::{Error, ErrorKind, Result};
