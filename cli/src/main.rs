@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   jfrscope summary FILE [--long]
+  jfrscope print FILE [--event TYPE]      every field of each event, one JSON object per line
   jfrscope collapse FILE --event TYPE [--thread REGEX] [--include REGEX] [--exclude REGEX]
                          [--from SECONDS] [--to SECONDS] [--weight bytes|samples|events] [--partial]
 
@@ -91,6 +92,11 @@ fn parse_args() -> Result<Args, String> {
 /// Read `file` chunk by chunk into a recording. I/O errors end the read; format errors are in
 /// `rec.errors`.
 fn load(path: &str, opts: &Options) -> io::Result<Recording> {
+    load_with(path, opts, |_, _, _, _| {})
+}
+
+/// [`load`], also handing each chunk's bytes to `each(bytes, header, index, rec)`.
+fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeader, usize, &mut Recording)) -> io::Result<Recording> {
     let f = std::fs::File::open(path)?;
     let mut src: Box<dyn Read> = if path.ends_with(".gz") {
         Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(f))))
@@ -125,6 +131,7 @@ fn load(path: &str, opts: &Options) -> io::Result<Recording> {
             );
             rec.errors.push(e.in_chunk(index));
         }
+        each(&buf, &header, index, &mut rec);
         jfrscope_parser::parse_chunk_bytes(&buf, header, index, opts, &mut rec);
         if !complete {
             break;
@@ -174,7 +181,7 @@ fn summary(a: &Args) -> Result<bool, String> {
     if a.long {
         eprintln!("{note}");
         if let Some(j) = &rec.info.jvm {
-            eprintln!("JVM: {} {}", j.name, j.version);
+            eprintln!("JVM: {}", if j.version.is_empty() { &j.name } else { &j.version });
         }
     }
     report_errors(&a.file, &rec);
@@ -255,6 +262,31 @@ fn collapse_cmd(a: &Args) -> Result<bool, String> {
     Ok(ok)
 }
 
+fn print_cmd(a: &Args) -> Result<bool, String> {
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    let ty = a.event.clone();
+    let mut errors = Vec::new();
+    let rec = load_with(&a.file, &Options { only: Some(vec![]) }, |bytes, h, i, _| {
+        let r = jfrscope_parser::for_each_event(bytes, h.clone(), i, ty.as_deref(), |name, off, v| {
+            let mut line = String::from("{\"type\":");
+            jfrscope_parser::value::json_string(name, &mut line);
+            line.push_str(&format!(",\"offset\":{off},\"fields\":"));
+            line.push_str(&v.to_json());
+            line.push('}');
+            let _ = writeln!(out, "{line}");
+        });
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    })
+    .map_err(|e| format!("{}: {e}", a.file))?;
+    let _ = out.flush();
+    report_errors(&a.file, &rec);
+    let ok = rec.errors.is_empty();
+    Ok(ok)
+}
+
 fn main() -> ExitCode {
     let a = match parse_args() {
         Ok(a) => a,
@@ -269,6 +301,7 @@ fn main() -> ExitCode {
     let r = match a.cmd.as_str() {
         "summary" => summary(&a),
         "collapse" => collapse_cmd(&a),
+        "print" => print_cmd(&a),
         c => Err(format!("unknown command {c:?}")),
     };
     match r {

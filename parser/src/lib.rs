@@ -220,3 +220,34 @@ pub fn decode_event_at(data: &[u8], chunk: usize, offset: u64) -> Result<(String
     let pos = offset.checked_sub(h.offset).ok_or_else(|| Error::new(ErrorKind::OutOfBounds { what: "event offset", value: offset as i64 }, offset))?;
     c.decode_event(pos as usize).map_err(|e| e.in_chunk(chunk))
 }
+
+/// Decode every event of type `type_name` (all types when `None`) in one chunk's bytes field by
+/// field, calling `f(type name, absolute offset, value)` in file order. Returns the first error
+/// that stopped the walk; events before it were delivered.
+pub fn for_each_event(
+    chunk_data: &[u8],
+    header: ChunkHeader,
+    index: usize,
+    type_name: Option<&str>,
+    mut f: impl FnMut(&str, u64, &Value),
+) -> Result<()> {
+    let base = header.offset;
+    let chunk = Chunk::from_bytes(chunk_data, header, index)?;
+    let wanted: Vec<bool> = chunk.md.classes.iter().map(|c| c.is_event() && type_name.is_none_or(|t| t == c.name)).collect();
+    let mut first_err = None;
+    chunk.scan(|pos, _, tid| {
+        if tid < 2 || !chunk.md.class_index(tid).is_some_and(|c| wanted[c]) {
+            return;
+        }
+        match chunk.decode_event(pos) {
+            Ok((name, v)) => f(&name, base + pos as u64, &v),
+            Err(e) => {
+                first_err.get_or_insert(e.in_chunk(index));
+            }
+        }
+    })?;
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

@@ -179,7 +179,12 @@ impl<'a> Chunk<'a> {
             return Value::Int(id as i64);
         }
         match self.pool_reader(class, id) {
-            Some(mut r) => self.decode_value(&mut r, class, depth).unwrap_or(Value::Null),
+            // A constant with one field (Symbol, ThreadState, FrameType…) reads as that field.
+            Some(mut r) => match self.decode_value(&mut r, class, depth) {
+                Ok(Value::Object(mut fs)) if fs.len() == 1 => fs.pop().map(|(_, v)| v).unwrap_or(Value::Null),
+                Ok(v) => v,
+                Err(_) => Value::Null,
+            },
             None => Value::Null,
         }
     }

@@ -1,0 +1,116 @@
+//! The `jfrscope` binary as a user runs it: output formats, filters that partition the samples,
+//! exit codes and messages on damaged files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_jfrscope"))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// A multi-chunk recording with stacks: a committed fixture, else one from the corpus.
+fn recording() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    [root.join("fixtures/jdk17-multichunk.jfr"), root.join("../shared/corpus/jfrs/profiler-multichunk.jfr")]
+        .into_iter()
+        .find(|p| p.exists())
+}
+
+fn total(collapsed: &str) -> u64 {
+    collapsed.lines().map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap()).sum()
+}
+
+#[test]
+fn summary_prints_type_tab_count_and_nothing_else() {
+    let Some(f) = recording() else { return eprintln!("notice: no recording to test with") };
+    let o = run(&["summary", f.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert!(o.stderr.is_empty(), "stderr stays quiet without --long");
+    let out = stdout(&o);
+    assert!(out.lines().count() > 3);
+    for l in out.lines() {
+        let (t, n) = l.split_once('\t').expect("type<TAB>count");
+        assert!(t.contains('.') && n.parse::<u64>().unwrap() > 0, "{l}");
+    }
+    let long = run(&["summary", f.to_str().unwrap(), "--long"]);
+    assert_eq!(stdout(&long), out, "--long adds to stderr only");
+    assert!(String::from_utf8_lossy(&long.stderr).contains("chunk(s)"));
+}
+
+#[test]
+fn include_and_exclude_partition_the_samples() {
+    let Some(f) = recording() else { return };
+    let f = f.to_str().unwrap();
+    let all = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample"]));
+    let inc = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--include", "^java\\.lang\\.Thread\\.run$"]));
+    let exc = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--exclude", "^java\\.lang\\.Thread\\.run$"]));
+    assert!(total(&inc) > 0 && total(&exc) > 0);
+    assert_eq!(total(&inc) + total(&exc), total(&all));
+    assert!(inc.lines().all(|l| l.split(';').any(|fr| fr.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ') == "java.lang.Thread.run")));
+    let mut sorted: Vec<&str> = all.lines().collect();
+    sorted.sort();
+    assert_eq!(sorted, all.lines().collect::<Vec<_>>(), "lines are sorted bytewise");
+}
+
+#[test]
+fn time_ranges_partition_the_samples() {
+    let Some(f) = recording() else { return };
+    let f = f.to_str().unwrap();
+    let all = total(&stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample"])));
+    let a = total(&stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--to", "2.5"])));
+    let b = total(&stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--from", "2.5000000001"])));
+    assert!(a > 0 && b > 0, "{a} {b}");
+    assert_eq!(a + b, all);
+    let none = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--thread", "^no such thread$"]));
+    assert_eq!(none, "");
+}
+
+#[test]
+fn gzip_reads_the_same() {
+    let Some(f) = recording() else { return };
+    let gz = std::env::temp_dir().join("jfrscope-cli-test.jfr.gz");
+    let st = Command::new("sh").arg("-c").arg(format!("gzip -c '{}' > '{}'", f.display(), gz.display())).status().unwrap();
+    assert!(st.success());
+    let a = stdout(&run(&["summary", f.to_str().unwrap()]));
+    let b = stdout(&run(&["summary", gz.to_str().unwrap()]));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn truncated_file_fails_with_where_and_partial_keeps_what_was_read() {
+    let Some(f) = recording() else { return };
+    let data = std::fs::read(&f).unwrap();
+    let cut = std::env::temp_dir().join("jfrscope-cli-truncated.jfr");
+    std::fs::write(&cut, &data[..data.len() * 2 / 3]).unwrap();
+    let p = cut.to_str().unwrap();
+    let o = run(&["summary", p]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(p) && err.contains("truncated") && err.contains("offset 0x"), "{err}");
+    let partial = run(&["summary", p, "--partial"]);
+    assert_eq!(partial.status.code(), Some(1));
+    assert!(!partial.stdout.is_empty(), "the chunks before the cut are printed");
+}
+
+#[test]
+fn garbage_and_bad_arguments_are_refused() {
+    let junk = std::env::temp_dir().join("jfrscope-cli-junk.jfr");
+    std::fs::write(&junk, b"definitely not a flight recording").unwrap();
+    let o = run(&["summary", junk.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a JFR recording"));
+    assert_eq!(run(&["collapse", junk.to_str().unwrap(), "--include", "("]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    let missing = run(&["summary", "/no/such/file.jfr"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/file.jfr"));
+}
