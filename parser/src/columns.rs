@@ -164,7 +164,8 @@ pub struct Stacks {
     pub frame: Vec<u32>,
     /// Row of the caller path, -1 at the root.
     pub prefix: Vec<i32>,
-    map: FxHashMap<(i32, u32), u32>,
+    /// (prefix as u32) << 32 | frame → row.
+    map: FxHashMap<u64, u32>,
 }
 
 impl Stacks {
@@ -172,7 +173,8 @@ impl Stacks {
     #[inline]
     pub fn intern(&mut self, prefix: i32, frame: u32) -> u32 {
         let next = self.frame.len() as u32;
-        let i = *self.map.entry((prefix, frame)).or_insert(next);
+        let key = ((prefix as u32 as u64) << 32) | frame as u64;
+        let i = *self.map.entry(key).or_insert(next);
         if i == next {
             self.frame.push(frame);
             self.prefix.push(prefix);

@@ -257,6 +257,10 @@ struct Resolver {
     /// Per class: for each field, 1 + its position in the name list the class is read with
     /// (0 for fields not asked for), so hot loops compare bytes, not names.
     codes: Vec<Option<Box<[u8]>>>,
+    /// (method id, line, bci, frame type id) → frame row.
+    frame_cache: FxHashMap<(u64, i32, i32, u64), u32>,
+    /// (StackFrame class, whether it has the standard layout).
+    standard: Option<(usize, bool)>,
 }
 
 const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId"];
@@ -275,6 +279,8 @@ impl Resolver {
             string_class: chunk.md.class_by_name("java.lang.String"),
             frame_buf: Vec::new(),
             codes: vec![None; chunk.md.classes.len()],
+            frame_cache: FxHashMap::default(),
+            standard: None,
         }
     }
 
@@ -491,23 +497,44 @@ impl Resolver {
     }
 
     fn frame<'a>(&mut self, chunk: &Chunk<'a>, rec: &mut Recording, class: usize, r: &mut Reader<'a>) -> Option<u32> {
-        let c = &chunk.md.classes[class];
-        let (mut method, mut line, mut bci, mut kind) = (None, -1i32, -1i32, FrameKind::Unknown);
-        let codes = self.codes(chunk, class, FRAME_FIELDS);
-        for (f, &code) in c.fields.iter().zip(codes.iter()) {
-            if code == 0 {
-                chunk.skip_value_field(r, f).ok()?;
-                continue;
-            }
-            let s = chunk.read_scalar(r, f).ok()?;
-            match (code, s) {
-                (1, Scalar::Ref(mid)) => method = self.method(chunk, rec, f.class, mid),
-                (2, Scalar::Int(v)) => line = v as i32,
-                (3, Scalar::Int(v)) => bci = v as i32,
-                (4, Scalar::Ref(tid)) => kind = self.frame_kind(chunk, rec, f.class, tid),
-                _ => {}
+        // Read the raw ids first; a frame seen before in this chunk costs one lookup.
+        let (mut mid, mut line, mut bci, mut tid) = (None, -1i32, -1i32, None);
+        if self.standard_frame(chunk, class) {
+            mid = Some(r.varint().ok()?);
+            line = r.varint().ok()? as i32;
+            bci = r.varint().ok()? as i32;
+            tid = Some(r.varint().ok()?);
+        } else {
+            let c = &chunk.md.classes[class];
+            let codes = self.codes(chunk, class, FRAME_FIELDS);
+            for (f, &code) in c.fields.iter().zip(codes.iter()) {
+                if code == 0 {
+                    chunk.skip_value_field(r, f).ok()?;
+                    continue;
+                }
+                match (code, chunk.read_scalar(r, f).ok()?) {
+                    (1, Scalar::Ref(m)) => mid = Some(m),
+                    (2, Scalar::Int(v)) => line = v as i32,
+                    (3, Scalar::Int(v)) => bci = v as i32,
+                    (4, Scalar::Ref(t)) => tid = Some(t),
+                    _ => {}
+                }
             }
         }
+        let key = (mid.unwrap_or(u64::MAX), line, bci, tid.unwrap_or(u64::MAX));
+        if let Some(&f) = self.frame_cache.get(&key) {
+            return Some(f);
+        }
+        let c = &chunk.md.classes[class];
+        let field_class = |name: &str| c.field(name).map(|i| c.fields[i].class);
+        let method = match (mid, field_class("method")) {
+            (Some(m), Some(mc)) => self.method(chunk, rec, mc, m),
+            _ => None,
+        };
+        let kind = match (tid, field_class("type")) {
+            (Some(t), Some(tc)) => self.frame_kind(chunk, rec, tc, t),
+            _ => FrameKind::Unknown,
+        };
         let (name, cls) = match method {
             Some(m) => m,
             None => {
@@ -515,7 +542,30 @@ impl Resolver {
                 (u, u)
             }
         };
-        Some(rec.frames.intern(name, cls, line, bci, kind))
+        let f = rec.frames.intern(name, cls, line, bci, kind);
+        self.frame_cache.insert(key, f);
+        Some(f)
+    }
+
+    /// Whether frames of `class` are laid out as JDK and async-profiler write them: method
+    /// (reference), lineNumber (int), bytecodeIndex (int), type (reference), compressed.
+    fn standard_frame(&mut self, chunk: &Chunk<'_>, class: usize) -> bool {
+        if let Some(&(c, v)) = self.standard.as_ref() {
+            if c == class {
+                return v;
+            }
+        }
+        let cd = &chunk.md.classes[class];
+        let prim = |i: usize, p: Prim| chunk.md.classes[cd.fields[i].class].prim == Some(p) && !cd.fields[i].cpool;
+        let v = chunk.header.compressed
+            && cd.fields.len() == 4
+            && cd.fields.iter().zip(FRAME_FIELDS).all(|(f, n)| f.name == *n && !f.array)
+            && cd.fields[0].cpool
+            && cd.fields[3].cpool
+            && prim(1, Prim::Int)
+            && prim(2, Prim::Int);
+        self.standard = Some((class, v));
+        v
     }
 }
 
