@@ -91,7 +91,8 @@ async function bytesOf(source: Blob | ArrayBuffer, onProgress: (done: number, to
     }),
   );
   try {
-    return await readAll(counted.pipeThrough(new DecompressionStream('gzip')) as ReadableStream<Uint8Array>, MAX_FILE_BYTES, () => {});
+    const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
+    return await readAll(counted.pipeThrough(gunzip), MAX_FILE_BYTES, () => {});
   } catch (e) {
     if (e instanceof Error && e.message.startsWith('This recording is')) throw e;
     throw new Error(`The file looks gzip-compressed but could not be decompressed: ${e instanceof Error ? e.message : String(e)}`);

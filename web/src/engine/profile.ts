@@ -12,11 +12,20 @@ function i32(a: Uint32Array | Int32Array): Int32Array {
 
 export function toProfile(c: PartColumns, originMs: number, fileSize: number): Profile {
   const dictionary = vectorFromArray(c.strings, new Utf8());
-  const dictType = () => new Dictionary(new Utf8(), new Int32(), 0);
-  const dict = (keys: Int32Array) =>
-    makeVector(makeData({ type: dictType(), length: keys.length, nullCount: 0, data: keys, dictionary }));
-  const num = <T extends Int32 | Float64 | Uint8>(type: T, data: T['TArray']) =>
-    makeVector(makeData({ type, length: data.length, nullCount: 0, data }));
+  // One dictionary type (one id) shared by every string column: they index the same table.
+  const dictType = new Dictionary(new Utf8(), new Int32(), 0);
+  // -1 ("none") is null in Arrow: a validity bitmap marks it, the key itself stays -1.
+  const dict = (keys: Int32Array) => {
+    let nullCount = 0;
+    const valid = new Uint8Array((keys.length + 7) >> 3);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] >= 0) valid[i >> 3] |= 1 << (i & 7);
+      else nullCount++;
+    }
+    const nullBitmap = nullCount ? valid : undefined;
+    return makeVector(makeData({ type: dictType, length: keys.length, nullCount, data: keys, nullBitmap, dictionary }));
+  };
+  const num = (_type: Int32 | Float64 | Uint8, data: Int32Array | Float64Array | Uint8Array) => makeVector(data);
 
   const threadName = i32(c.threadName);
   const frameName = i32(c.frameName);
