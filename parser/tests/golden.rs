@@ -83,6 +83,7 @@ fn check(file: &Path, expected: &Path) -> Vec<String> {
         ("jdk.ExecutionSample", "threads.tsv".to_string()),
         ("jdk.NativeMethodSample", "jdk.NativeMethodSample.threads.tsv".to_string()),
         ("profiler.WallClockSample", "profiler.WallClockSample.threads.tsv".to_string()),
+        ("jdk.CPUTimeSample", "jdk.CPUTimeSample.threads.tsv".to_string()),
     ] {
         let Some(want) = read_text(&exp(&file_suffix)) else { continue };
         let got = threads_tsv(&rec, ty_name);
@@ -174,4 +175,21 @@ fn invalid_file_is_refused_with_a_clear_message() {
     let first = rec.errors.first().expect("an error").to_string();
     assert!(first.contains("truncated") || first.contains("not a JFR recording"), "{first}");
     assert!(first.contains("offset 0x"), "{first}");
+}
+
+#[test]
+fn damaged_fixtures_say_where_and_keep_what_they_can() {
+    let d = root().join("fixtures/damaged");
+    let example = parse(&read(&root().join("fixtures/example.jfr")), &Options::default());
+    let truncated = parse(&read(&d.join("truncated.jfr")), &Options::default());
+    assert!(matches!(truncated.errors[0].kind(), jfrscope_parser::ErrorKind::Truncated { .. }), "{:?}", truncated.errors);
+    assert!(truncated.events.len() > example.events.len() / 3, "events before the cut are kept");
+    assert!(truncated.events.len() < example.events.len());
+    let corrupt = parse(&read(&d.join("corrupt-metadata.jfr")), &Options::default());
+    let e = &corrupt.errors[0];
+    assert_eq!(e.chunk(), Some(0));
+    assert!(e.offset() > 68 && e.offset() < 4096, "{e}");
+    let magic = parse(&read(&d.join("bad-magic.jfr")), &Options::default());
+    assert!(matches!(magic.errors[0].kind(), jfrscope_parser::ErrorKind::BadMagic(_)));
+    assert!(magic.events.is_empty());
 }

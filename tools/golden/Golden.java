@@ -1,0 +1,97 @@
+/*
+ * The JDK's reading of a recording, as golden files for the parser's tests.
+ *
+ *   java tools/golden/Golden.java OUTDIR FILE...
+ *
+ * For each FILE (NAME.jfr, or NAME.jfr.gz, read decompressed), jdk.jfr.consumer.RecordingFile
+ * writes into OUTDIR:
+ *   NAME.jfr.rf-counts.tsv          type<TAB>count, sorted by type
+ *   NAME.jfr.TYPE.collapsed.gz      per type with a stackTrace field and events: collapsed
+ *                                   stacks, root first, frame = Class.method, sorted; weight =
+ *                                   events (the sum of `samples` for profiler.WallClockSample)
+ *   NAME.jfr.threads.tsv            samples per Java thread name of jdk.ExecutionSample
+ *   NAME.jfr.TYPE.threads.tsv       the same for the other execution-sample types
+ * If RecordingFile throws, nothing but a notice is written for that file.
+ */
+import java.io.*;
+import java.nio.file.*;
+import java.util.*;
+import java.util.zip.*;
+import jdk.jfr.consumer.*;
+
+public class Golden {
+    static final List<String> SAMPLE_TYPES = List.of("jdk.ExecutionSample", "jdk.NativeMethodSample",
+        "profiler.WallClockSample", "jdk.CPUTimeSample");
+
+    public static void main(String[] args) throws Exception {
+        Path out = Paths.get(args[0]);
+        Files.createDirectories(out);
+        for (int i = 1; i < args.length; i++) {
+            Path file = Paths.get(args[i]);
+            String name = file.getFileName().toString().replaceAll("\\.gz$", "");
+            Path jfr = file;
+            if (file.toString().endsWith(".gz")) {
+                jfr = Files.createTempFile("golden", ".jfr");
+                try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+                    Files.copy(in, jfr, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            try {
+                write(jfr, out, name);
+            } catch (Exception e) {
+                System.err.println("notice: RecordingFile cannot read " + file + ": " + e);
+            }
+        }
+    }
+
+    static void write(Path jfr, Path out, String name) throws IOException {
+        TreeMap<String, Long> counts = new TreeMap<>();
+        TreeMap<String, TreeMap<String, Long>> stacks = new TreeMap<>();
+        TreeMap<String, TreeMap<String, Long>> threads = new TreeMap<>();
+        Set<String> stackTypes = new HashSet<>();
+        try (RecordingFile rf = new RecordingFile(jfr)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                String type = e.getEventType().getName();
+                counts.merge(type, 1L, Long::sum);
+                boolean hasStack = e.getEventType().getField("stackTrace") != null;
+                long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
+                if (hasStack) {
+                    stackTypes.add(type);
+                    StringBuilder line = new StringBuilder();
+                    RecordedStackTrace st = e.getStackTrace();
+                    if (st != null) {
+                        List<RecordedFrame> frames = st.getFrames();
+                        for (int f = frames.size() - 1; f >= 0; f--) {
+                            RecordedMethod m = frames.get(f).getMethod();
+                            if (line.length() > 0) line.append(';');
+                            line.append(m.getType().getName()).append('.').append(m.getName());
+                        }
+                    }
+                    stacks.computeIfAbsent(type, k -> new TreeMap<>()).merge(line.toString(), weight, Long::sum);
+                }
+                if (SAMPLE_TYPES.contains(type)) {
+                    RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
+                    String tn = t == null || t.getJavaName() == null ? "" : t.getJavaName();
+                    threads.computeIfAbsent(type, k -> new TreeMap<>()).merge(tn, weight, Long::sum);
+                }
+            }
+        }
+        StringBuilder c = new StringBuilder();
+        counts.forEach((k, v) -> c.append(k).append('\t').append(v).append('\n'));
+        Files.writeString(out.resolve(name + ".rf-counts.tsv"), c);
+        for (Map.Entry<String, TreeMap<String, Long>> s : stacks.entrySet()) {
+            StringBuilder b = new StringBuilder();
+            s.getValue().forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
+            try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out.resolve(name + "." + s.getKey() + ".collapsed.gz")))) {
+                o.write(b.toString().getBytes("UTF-8"));
+            }
+        }
+        for (Map.Entry<String, TreeMap<String, Long>> t : threads.entrySet()) {
+            StringBuilder b = new StringBuilder();
+            t.getValue().forEach((k, v) -> b.append(k).append('\t').append(v).append('\n'));
+            String file = t.getKey().equals("jdk.ExecutionSample") ? name + ".threads.tsv" : name + "." + t.getKey() + ".threads.tsv";
+            Files.writeString(out.resolve(file), b);
+        }
+    }
+}
