@@ -24,6 +24,11 @@ export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
 const files = new WeakMap<Profile, { buf: ArrayBuffer; spans: ChunkSpan[] }>();
 
+/** The decoded file's bytes (for its fingerprint), while the profile is loaded. */
+export function fileBytes(profile: Profile): ArrayBuffer | null {
+  return files.get(profile)?.buf ?? null;
+}
+
 function newWorker(): Worker {
   return new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
 }

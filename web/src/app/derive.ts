@@ -1,0 +1,121 @@
+/**
+ * Derived data for the view: memoised pure computations from (profile, view state), one hook so
+ * a component never recomputes what another already has.
+ *
+ *   state ─ regexes ─ filterEvents ─ lanes, histogram ─ selectInRange ─ weights ─ call tree,
+ *                                                                            top methods, compare
+ */
+import { useMemo } from 'react';
+import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
+import {
+  compileRegex,
+  filterEvents,
+  selectInRange,
+  weightModeOf,
+  weightPerStack,
+  type Filtered,
+  type RegexResult,
+  type WeightMode,
+} from '../profile-logic/filters';
+import { buildLanes, indexByThread, type Lane, type ThreadIndex } from '../profile-logic/lanes';
+import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
+import type { Profile } from '../profile-logic/profile';
+import type { ViewState } from './state';
+
+export interface Derived {
+  typeIndex: number;
+  weightMode: WeightMode;
+  regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult };
+  filtered: Filtered;
+  index: ThreadIndex;
+  lanes: Lane[];
+  selection: Int32Array;
+  typeTotal: number;
+  weights: Float64Array;
+  totalWeight: number;
+  tree: CallNode;
+  methods: MethodRow[];
+  states: string[];
+}
+
+/** Stack-bearing types the Event selector offers, most useful first. */
+export function eventChoices(profile: Profile): number[] {
+  const order = ['cpu', 'wall', 'native', 'lock', 'park', 'sleep', 'io', 'alloc', 'other'];
+  return profile.eventTypes
+    .map((t, i) => ({ t, i }))
+    .filter(({ t }) => t.hasStack && t.count > 0 && t.kind !== 'thread' && t.kind !== 'gc')
+    .filter(({ i }) => profile.events.type.includes(i))
+    .sort((a, b) => order.indexOf(a.t.kind) - order.indexOf(b.t.kind) || b.t.count - a.t.count)
+    .map(({ i }) => i);
+}
+
+export function defaultEventType(profile: Profile): string {
+  const c = eventChoices(profile);
+  return c.length ? profile.eventTypes[c[0]].name : '';
+}
+
+export function useDerived(profile: Profile, s: ViewState): Derived {
+  const typeIndex = useMemo(() => {
+    const i = profile.eventTypes.findIndex((t) => t.name === s.eventType);
+    return i >= 0 ? i : profile.eventTypes.findIndex((t) => t.name === defaultEventType(profile));
+  }, [profile, s.eventType]);
+  const weightMode = useMemo(() => weightModeOf(profile, typeIndex), [profile, typeIndex]);
+  const regex = useMemo(
+    () => ({ thread: compileRegex(s.threadFilter), stack: compileRegex(s.stackFilter), exclude: compileRegex(s.excludeFilter) }),
+    [s.threadFilter, s.stackFilter, s.excludeFilter],
+  );
+  const hiddenKey = s.hiddenThreads.join('\n');
+  const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
+  const filtered = useMemo(
+    () =>
+      filterEvents(profile, {
+        type: typeIndex,
+        thread: regex.thread.ok ? regex.thread.re : null,
+        stack: regex.stack.ok ? regex.stack.re : null,
+        exclude: regex.exclude.ok ? regex.exclude.re : null,
+        state: s.threadState,
+        hiddenThreads: hidden,
+      }),
+    [profile, typeIndex, regex, s.threadState, hidden],
+  );
+  const index = useMemo(() => indexByThread(profile), [profile]);
+  const lanes = useMemo(
+    () => buildLanes(profile, index, filtered.ofType, filtered.match, { group: s.groupThreads, sort: s.sortLanes, hidden }),
+    [profile, index, filtered, s.groupThreads, s.sortLanes, hidden],
+  );
+  const selection = useMemo(() => selectInRange(profile, filtered.match, s.range), [profile, filtered, s.range]);
+  const typeTotal = useMemo(() => filtered.ofType.reduce((a, b) => a + b, 0), [filtered]);
+  const weights = useMemo(() => weightPerStack(profile, selection, weightMode), [profile, selection, weightMode]);
+  const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
+  const tree = useMemo(() => {
+    const t = s.inverted ? invertedTree(profile, weights) : callTree(profile, weights);
+    // Keep the SVG light: hide slivers under 1/5000 of the total when the tree is large.
+    return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
+  }, [profile, weights, s.inverted]);
+  const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
+  const states = useMemo(() => {
+    const set = new Set<number>();
+    const e = profile.events;
+    for (let i = 0; i < e.length; i++) if (e.type[i] === typeIndex && e.state[i] >= 0) set.add(e.state[i]);
+    return [...set].map((x) => profile.strings[x]).sort();
+  }, [profile, typeIndex]);
+  return { typeIndex, weightMode, regex, filtered, index, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
+}
+
+/** Methods whose share rose most in the selection against the baseline (or the rest). */
+export function useComparison(profile: Profile, s: ViewState, d: Derived): Rise[] | null {
+  return useMemo(() => {
+    if (!s.range) return null;
+    const e = profile.events;
+    const base: number[] = [];
+    const [a, b] = s.range;
+    for (let i = 0; i < e.length; i++) {
+      if (!d.filtered.match[i]) continue;
+      const t = e.start[i];
+      const inBase = s.baseline ? t >= s.baseline[0] && t <= s.baseline[1] : t < a || t > b;
+      if (inBase) base.push(i);
+    }
+    const baseWeights = weightPerStack(profile, Int32Array.from(base), d.weightMode);
+    return compareMethods(profile, d.weights, baseWeights);
+  }, [profile, s.range, s.baseline, d.filtered, d.weights, d.weightMode]);
+}

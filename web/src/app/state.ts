@@ -1,0 +1,70 @@
+/**
+ * All view state in one plain, serialisable object, changed only by the reducer. The URL is a
+ * function of it (url.ts) and back/forward walk it.
+ */
+
+export type ActiveView = 'flame' | 'methods' | 'compare' | 'recording';
+
+export interface ViewState {
+  /** Event type name whose events the flame graph and tables show. */
+  eventType: string;
+  threadFilter: string;
+  stackFilter: string;
+  excludeFilter: string;
+  /** Thread state to keep ('' = all). */
+  threadState: string;
+  /** Selected time range, ms since the recording's start. */
+  range: [number, number] | null;
+  /** Visible window of the timeline (zoom), ms; null = whole recording. */
+  viewport: [number, number] | null;
+  /** Baseline range for the comparison view; null = everything outside the selection. */
+  baseline: [number, number] | null;
+  hiddenThreads: string[];
+  groupThreads: boolean;
+  sortLanes: 'name' | 'samples';
+  selectedMethod: string | null;
+  inverted: boolean;
+  search: string;
+  view: ActiveView;
+}
+
+export const initialState: ViewState = {
+  eventType: '',
+  threadFilter: '',
+  stackFilter: '',
+  excludeFilter: '',
+  threadState: '',
+  range: null,
+  viewport: null,
+  baseline: null,
+  hiddenThreads: [],
+  groupThreads: false,
+  sortLanes: 'samples',
+  selectedMethod: null,
+  inverted: false,
+  search: '',
+  view: 'flame',
+};
+
+export type Action =
+  | { type: 'set'; patch: Partial<ViewState> }
+  | { type: 'replace'; state: ViewState }
+  | { type: 'toggleHidden'; thread: string }
+  | { type: 'reset' };
+
+export function reducer(state: ViewState, action: Action): ViewState {
+  switch (action.type) {
+    case 'set':
+      return { ...state, ...action.patch };
+    case 'replace':
+      return action.state;
+    case 'toggleHidden': {
+      const hidden = state.hiddenThreads.includes(action.thread)
+        ? state.hiddenThreads.filter((t) => t !== action.thread)
+        : [...state.hiddenThreads, action.thread];
+      return { ...state, hiddenThreads: hidden };
+    }
+    case 'reset':
+      return { ...initialState, eventType: state.eventType };
+  }
+}

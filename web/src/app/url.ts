@@ -1,0 +1,127 @@
+/**
+ * View state ⇄ URL query. Two pure functions and a version number with one upgrader per
+ * version, so links made today still open after the format changes. Unknown keys are ignored;
+ * malformed values are dropped with a notice, never thrown.
+ *
+ *   ?v=1&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&view=flame&fp=…&url=…
+ */
+import { initialState, type ActiveView, type ViewState } from './state';
+
+export const URL_VERSION = 1;
+
+/** Keys that are not view state but travel with it. */
+export interface UrlExtras {
+  /** Recording to fetch (`?url=`). */
+  url?: string;
+  /** Fingerprint of the recording the view belongs to: `<size>-<hash>`. */
+  fingerprint?: string;
+}
+
+const VIEWS: ActiveView[] = ['flame', 'methods', 'compare', 'recording'];
+
+function rangeToText(r: [number, number] | null): string | null {
+  return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
+}
+
+function rangeFromText(s: string): [number, number] | null {
+  const m = /^(-?\d+(?:\.\d+)?)-(-?\d+(?:\.\d+)?)$/.exec(s);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return isFinite(a) && isFinite(b) && a <= b ? [a, b] : null;
+}
+
+export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
+  const q = new URLSearchParams();
+  q.set('v', String(URL_VERSION));
+  if (extras.url) q.set('url', extras.url);
+  if (extras.fingerprint) q.set('fp', extras.fingerprint);
+  const put = (k: string, v: string | null | undefined, def?: string) => {
+    if (v !== null && v !== undefined && v !== '' && v !== def) q.set(k, v);
+  };
+  put('event', state.eventType);
+  put('thread', state.threadFilter);
+  put('stack', state.stackFilter);
+  put('exclude', state.excludeFilter);
+  put('state', state.threadState);
+  put('range', rangeToText(state.range));
+  put('zoom', rangeToText(state.viewport));
+  put('base', rangeToText(state.baseline));
+  if (state.hiddenThreads.length) q.set('hide', state.hiddenThreads.join('\n'));
+  if (state.groupThreads) q.set('group', '1');
+  put('sort', state.sortLanes, 'samples');
+  put('method', state.selectedMethod);
+  if (state.inverted) q.set('inverted', '1');
+  put('search', state.search);
+  put('view', state.view, 'flame');
+  return `?${q.toString()}`;
+}
+
+export interface Parsed {
+  state: ViewState;
+  extras: UrlExtras;
+  notices: string[];
+}
+
+/** Upgraders: each turns the query of version N into version N+1. */
+const upgraders: Record<number, (q: URLSearchParams) => void> = {
+  // 0 (links without a version, from before versions existed): `filter` was the stack filter.
+  0: (q) => {
+    const f = q.get('filter');
+    if (f !== null && !q.has('stack')) q.set('stack', f);
+    q.delete('filter');
+  },
+};
+
+export function stateFromUrl(search: string): Parsed {
+  const q = new URLSearchParams(search);
+  const notices: string[] = [];
+  let v = q.has('v') ? Number(q.get('v')) : q.toString() === '' ? URL_VERSION : 0;
+  if (!Number.isInteger(v) || v < 0) {
+    notices.push(`Unknown link version “${q.get('v')}”; reading it as version ${URL_VERSION}.`);
+    v = URL_VERSION;
+  }
+  if (v > URL_VERSION) notices.push(`This link was made by a newer jfrscope (version ${v}); some settings may be ignored.`);
+  for (let n = v; n < URL_VERSION; n++) upgraders[n]?.(q);
+
+  const s: ViewState = { ...initialState, hiddenThreads: [] };
+  const str = (k: string) => q.get(k) ?? '';
+  s.eventType = str('event');
+  s.threadFilter = str('thread');
+  s.stackFilter = str('stack');
+  s.excludeFilter = str('exclude');
+  s.threadState = str('state');
+  s.search = str('search');
+  for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline']] as const) {
+    const t = q.get(k);
+    if (t === null) continue;
+    const r = rangeFromText(t);
+    if (r) s[field] = r;
+    else notices.push(`Ignored a malformed ${k} “${t}”.`);
+  }
+  const hide = q.get('hide');
+  if (hide) s.hiddenThreads = hide.split('\n').filter((x) => x.length > 0);
+  s.groupThreads = q.get('group') === '1';
+  const sort = q.get('sort');
+  if (sort === 'samples' || sort === 'name') s.sortLanes = sort;
+  else if (sort !== null) notices.push(`Ignored an unknown lane order “${sort}”.`);
+  s.selectedMethod = q.get('method');
+  s.inverted = q.get('inverted') === '1';
+  const view = q.get('view');
+  if (view !== null) {
+    if ((VIEWS as string[]).includes(view)) s.view = view as ActiveView;
+    else notices.push(`Ignored an unknown view “${view}”.`);
+  }
+  const extras: UrlExtras = {};
+  const url = q.get('url');
+  if (url) {
+    if (/^https?:\/\//i.test(url) || url.startsWith('/') || url.startsWith('./')) extras.url = url;
+    else notices.push(`Ignored a recording URL that is not http(s): “${url}”.`);
+  }
+  const fp = q.get('fp');
+  if (fp) {
+    if (/^\d+-[0-9a-f]{8,64}$/.test(fp)) extras.fingerprint = fp;
+    else notices.push('Ignored a malformed recording fingerprint.');
+  }
+  return { state: s, extras, notices };
+}

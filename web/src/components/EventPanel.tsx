@@ -1,0 +1,53 @@
+/** One event in full: its stack and every field, decoded on demand from the file. */
+import { useEffect, useState } from 'react';
+import { decodeEventFields } from '../engine';
+import { stackNames } from '../profile-logic/collapsed';
+import { formatMs } from '../profile-logic/format';
+import type { Profile } from '../profile-logic/profile';
+
+export function EventPanel({ profile, event, onClose }: { profile: Profile; event: number; onClose: () => void }) {
+  const [fields, setFields] = useState<{ event: number; text: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    decodeEventFields(profile, event).then(
+      (f) => live && setFields({ event, text: JSON.stringify(f, null, 2) }),
+      (e: unknown) => live && setFields({ event, text: `Could not decode the fields: ${e instanceof Error ? e.message : String(e)}` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [profile, event]);
+  const e = profile.events;
+  const type = profile.eventTypes[e.type[event]];
+  const frames = e.stack[event] >= 0 ? stackNames(profile, e.stack[event]).reverse() : [];
+  return (
+    <aside className="event-panel" aria-label="Event details">
+      <header>
+        <strong>{type?.label ?? 'Event'}</strong>
+        <button type="button" onClick={onClose} aria-label="Close details">
+          ×
+        </button>
+      </header>
+      <p>
+        {type?.name} at {formatMs(e.start[event])}
+        {e.duration[event] > 0 ? ` for ${formatMs(e.duration[event])}` : ''}
+        <br />
+        thread {e.thread[event] >= 0 ? profile.strings[profile.threads.name[e.thread[event]]] : '–'}
+        {e.subject[event] >= 0 && (
+          <>
+            <br />
+            {profile.strings[e.subject[event]]}
+          </>
+        )}
+      </p>
+      <h4>Stack ({frames.length} frames, leaf first)</h4>
+      <ol className="stack">
+        {frames.map((f, k) => (
+          <li key={k}>{f}</li>
+        ))}
+      </ol>
+      <h4>Fields</h4>
+      <pre className="fields">{fields && fields.event === event ? fields.text : 'decoding…'}</pre>
+    </aside>
+  );
+}

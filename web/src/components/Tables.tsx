@@ -1,0 +1,138 @@
+/** Top methods (self and total), the sandwich of one method, and what rose in the selection. */
+import type { Dispatch } from 'react';
+import type { Action, ViewState } from '../app/state';
+import type { Derived } from '../app/derive';
+import { formatPercent, formatWeight } from '../profile-logic/format';
+import { sandwich } from '../profile-logic/methods';
+import type { Rise } from '../profile-logic/methods';
+import type { Profile } from '../profile-logic/profile';
+
+interface Props {
+  profile: Profile;
+  derived: Derived;
+  state: ViewState;
+  dispatch: Dispatch<Action>;
+}
+
+export function MethodsTable({ profile, derived, state, dispatch }: Props) {
+  const rows = derived.methods.slice(0, 300);
+  const total = derived.totalWeight;
+  const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
+  const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
+  const choose = (name: string) => dispatch({ type: 'set', patch: { selectedMethod: name === state.selectedMethod ? null : name } });
+  return (
+    <div className="methods">
+      <table aria-label="Top methods" className="grid">
+        <thead>
+          <tr>
+            <th>Method</th>
+            <th className="num">Self</th>
+            <th className="num">Self %</th>
+            <th className="num">Total</th>
+            <th className="num">Total %</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const name = profile.strings[r.name];
+            return (
+              <tr key={r.name} className={name === state.selectedMethod ? 'selected' : ''} onClick={() => choose(name)}>
+                <td className="name">
+                  <button type="button" className="link" onClick={(e) => (e.stopPropagation(), choose(name))}>
+                    {name}
+                  </button>
+                </td>
+                <td className="num">{formatWeight(r.self, derived.weightMode)}</td>
+                <td className="num">{formatPercent(r.self, total)}</td>
+                <td className="num">{formatWeight(r.total, derived.weightMode)}</td>
+                <td className="num">{formatPercent(r.total, total)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {sw && state.selectedMethod && (
+        <section className="sandwich" aria-label="Callers and callees">
+          <h3>{state.selectedMethod}</h3>
+          <p>
+            total {formatWeight(sw.total, derived.weightMode)} ({formatPercent(sw.total, total)}), self {formatWeight(sw.self, derived.weightMode)}
+          </p>
+          <div className="sandwich-cols">
+            <table className="grid" aria-label="Callers">
+              <thead>
+                <tr>
+                  <th>Callers</th>
+                  <th className="num">Weight</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sw.callers.map((c) => (
+                  <tr key={c.name} onClick={() => c.name >= 0 && choose(profile.strings[c.name])}>
+                    <td className="name">{c.name >= 0 ? profile.strings[c.name] : '(root)'}</td>
+                    <td className="num">{formatPercent(c.weight, sw.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <table className="grid" aria-label="Callees">
+              <thead>
+                <tr>
+                  <th>Callees</th>
+                  <th className="num">Weight</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sw.self > 0 && (
+                  <tr>
+                    <td className="name">(self)</td>
+                    <td className="num">{formatPercent(sw.self, sw.total)}</td>
+                  </tr>
+                )}
+                {sw.callees.map((c) => (
+                  <tr key={c.name} onClick={() => choose(profile.strings[c.name])}>
+                    <td className="name">{profile.strings[c.name]}</td>
+                    <td className="num">{formatPercent(c.weight, sw.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+export function CompareTable({ profile, rises, state }: { profile: Profile; rises: Rise[] | null; state: ViewState }) {
+  if (!rises) return <p className="hint">Select a time range on the timeline (drag) to compare it with the rest of the recording.</p>;
+  return (
+    <div>
+      <p className="hint">
+        Share of the selection against {state.baseline ? 'the baseline range' : 'everything outside it'}: methods that rose most first.
+      </p>
+      <table className="grid" aria-label="Methods that rose">
+        <thead>
+          <tr>
+            <th>Method</th>
+            <th className="num">Selection</th>
+            <th className="num">Baseline</th>
+            <th className="num">Change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rises.slice(0, 200).map((r) => (
+            <tr key={r.name}>
+              <td className="name">{profile.strings[r.name]}</td>
+              <td className="num">{(r.share * 100).toFixed(1)}%</td>
+              <td className="num">{(r.baseShare * 100).toFixed(1)}%</td>
+              <td className={`num ${r.delta > 0 ? 'up' : 'down'}`}>
+                {r.delta > 0 ? '+' : ''}
+                {(r.delta * 100).toFixed(1)} pt
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * Call trees from per-stack weights, merged by frame name as flame graphs show them:
+ *
+ *   stack prefix tree (one row per distinct path, frames with lines) ─ merge by name ─ CallNode
+ *
+ * The normal tree grows from the roots (callers on top of callees); the inverted tree from the
+ * leaves (each function, then who called it).
+ */
+import type { FrameKind, Profile } from './profile';
+
+export interface CallNode {
+  name: string;
+  /** Total weight of this path. */
+  value: number;
+  /** Weight where this frame was the leaf. */
+  self: number;
+  kind: FrameKind;
+  children: CallNode[];
+}
+
+function newNode(name: string, kind: FrameKind): CallNode {
+  return { name, value: 0, self: 0, kind, children: [] };
+}
+
+interface Builder {
+  node: CallNode;
+  byName: Map<number, Builder>;
+}
+
+function child(b: Builder, nameIdx: number, profile: Profile, kind: FrameKind): Builder {
+  let c = b.byName.get(nameIdx);
+  if (!c) {
+    c = { node: newNode(profile.strings[nameIdx], kind), byName: new Map() };
+    b.byName.set(nameIdx, c);
+    b.node.children.push(c.node);
+  }
+  return c;
+}
+
+/** The call tree of `weights` (per stack row; the last slot is "no stack"). */
+export function callTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
+  const { frame, prefix, length } = profile.stacks;
+  const fname = profile.frames.name;
+  const fkind = profile.frames.kind;
+  const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
+  // Which rows carry weight, themselves or below: only those become nodes.
+  const live = new Uint8Array(length);
+  for (let s = length - 1; s >= 0; s--) {
+    if (weights[s] > 0 || live[s]) {
+      live[s] = 1;
+      const p = prefix[s];
+      if (p >= 0) live[p] = 1;
+    }
+  }
+  const builders: (Builder | undefined)[] = new Array(length);
+  for (let s = 0; s < length; s++) {
+    if (!live[s]) continue;
+    const p = prefix[s];
+    const parent = p >= 0 ? builders[p]! : root;
+    const f = frame[s];
+    const b = child(parent, fname[f], profile, fkind[f] as FrameKind);
+    builders[s] = b;
+    const w = weights[s];
+    if (w > 0) {
+      b.node.self += w;
+      for (let q: number = s; q >= 0; q = prefix[q]) builders[q]!.node.value += w;
+      root.node.value += w;
+    }
+  }
+  const none = weights[length] ?? 0;
+  if (none > 0) {
+    const b = child(root, 0, profile, 6 as FrameKind);
+    b.node.name = '(no stack)';
+    b.node.value += none;
+    b.node.self += none;
+    root.node.value += none;
+  }
+  return root.node;
+}
+
+/** The inverted (callers) tree: roots are the leaf functions, children their callers. */
+export function invertedTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
+  const { frame, prefix, length } = profile.stacks;
+  const fname = profile.frames.name;
+  const fkind = profile.frames.kind;
+  const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
+  for (let s = 0; s < length; s++) {
+    const w = weights[s];
+    if (!(w > 0)) continue;
+    root.node.value += w;
+    let b = root;
+    let first = true;
+    for (let q = s; q >= 0; q = prefix[q]) {
+      const f = frame[q];
+      b = child(b, fname[f], profile, fkind[f] as FrameKind);
+      b.node.value += w;
+      if (first) {
+        b.node.self += w;
+        first = false;
+      }
+    }
+  }
+  const none = weights[length] ?? 0;
+  if (none > 0) {
+    const b = child(root, 0, profile, 6 as FrameKind);
+    b.node.name = '(no stack)';
+    b.node.value += none;
+    b.node.self += none;
+    root.node.value += none;
+  }
+  return root.node;
+}
+
+/** Drop subtrees lighter than `minValue` (their weight stays in the parent's total). */
+export function prune(node: CallNode, minValue: number): CallNode {
+  return {
+    ...node,
+    children: node.children.filter((c) => c.value >= minValue).map((c) => prune(c, minValue)),
+  };
+}
+
+/** Number of nodes in a tree. */
+export function countNodes(node: CallNode): number {
+  let n = 1;
+  for (const c of node.children) n += countNodes(c);
+  return n;
+}

@@ -1,0 +1,148 @@
+/**
+ * What the filters select, as plain arrays over the profile's columns:
+ *
+ *   regex text ─ compileRegex ─ per frame name (tested once) ─ per stack (propagated along
+ *   the prefix tree, one pass) ─ per event: selected or not
+ *
+ * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
+ */
+import type { IndexIntoEventTypes, Profile } from './profile';
+
+export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
+
+/** An empty text means "no filter"; an invalid one is reported, never thrown. */
+export function compileRegex(text: string): RegexResult {
+  if (text.trim() === '') return { ok: true, re: null };
+  try {
+    return { ok: true, re: new RegExp(text) };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** For each distinct frame name (string index), whether `re` matches it. */
+function nameMatches(profile: Profile, re: RegExp): Uint8Array {
+  const out = new Uint8Array(profile.strings.length);
+  const seen = new Uint8Array(profile.strings.length);
+  const names = profile.frames.name;
+  for (let f = 0; f < names.length; f++) {
+    const s = names[f];
+    if (!seen[s]) {
+      seen[s] = 1;
+      out[s] = re.test(profile.strings[s]) ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+/** For each stack row, whether it or one of its callers has a frame matching `re`. */
+export function stacksMatching(profile: Profile, re: RegExp): Uint8Array {
+  const byName = nameMatches(profile, re);
+  const { frame, prefix, length } = profile.stacks;
+  const fname = profile.frames.name;
+  const out = new Uint8Array(length);
+  for (let s = 0; s < length; s++) {
+    const p = prefix[s];
+    out[s] = byName[fname[frame[s]]] || (p >= 0 ? out[p] : 0);
+  }
+  return out;
+}
+
+/** For each thread row, whether its name matches `re` (all when `re` is null). */
+export function threadsMatching(profile: Profile, re: RegExp | null, hidden: ReadonlySet<string>): Uint8Array {
+  const out = new Uint8Array(profile.threads.length);
+  for (let t = 0; t < profile.threads.length; t++) {
+    const name = profile.strings[profile.threads.name[t]];
+    out[t] = !hidden.has(name) && (re === null || re.test(name)) ? 1 : 0;
+  }
+  return out;
+}
+
+export interface FilterSpec {
+  type: IndexIntoEventTypes;
+  thread: RegExp | null;
+  stack: RegExp | null;
+  exclude: RegExp | null;
+  /** Thread state name to keep, or '' for all. */
+  state: string;
+  hiddenThreads: ReadonlySet<string>;
+}
+
+export interface Filtered {
+  /** 1 where the event is of the type and passes thread, stack, exclude and state filters. */
+  match: Uint8Array;
+  /** 1 where the event is of the selected type at all (matching or not). */
+  ofType: Uint8Array;
+}
+
+/** The events of `spec.type` that the filters keep (before any time range). */
+export function filterEvents(profile: Profile, spec: FilterSpec): Filtered {
+  const e = profile.events;
+  const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
+  const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
+  const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
+  const stateIdx = spec.state ? profile.strings.indexOf(spec.state) : -1;
+  const match = new Uint8Array(e.length);
+  const ofType = new Uint8Array(e.length);
+  for (let i = 0; i < e.length; i++) {
+    if (e.type[i] !== spec.type) continue;
+    ofType[i] = 1;
+    const t = e.thread[i];
+    if (t >= 0 ? !threads[t] : spec.thread !== null) continue;
+    const s = e.stack[i];
+    if (inc && (s < 0 || !inc[s])) continue;
+    if (exc && s >= 0 && exc[s]) continue;
+    if (spec.state && e.state[i] !== stateIdx) continue;
+    match[i] = 1;
+  }
+  return { match, ofType };
+}
+
+/** Indexes of matching events whose start lies in [from, to] (ms), or all when no range. */
+export function selectInRange(profile: Profile, match: Uint8Array, range: readonly [number, number] | null): Int32Array {
+  const e = profile.events;
+  let n = 0;
+  const out = new Int32Array(e.length);
+  for (let i = 0; i < e.length; i++) {
+    if (!match[i]) continue;
+    if (range && (e.start[i] < range[0] || e.start[i] > range[1])) continue;
+    out[n++] = i;
+  }
+  return out.slice(0, n);
+}
+
+/** How an event type's events weigh in the flame graph and tables. */
+export type WeightMode = 'samples' | 'bytes' | 'duration' | 'events';
+
+export function weightModeOf(profile: Profile, type: IndexIntoEventTypes): WeightMode {
+  const t = profile.eventTypes[type];
+  if (!t) return 'events';
+  if (t.kind === 'cpu' || t.kind === 'native' || t.kind === 'wall') return 'samples';
+  if (t.kind === 'alloc') return 'bytes';
+  if (t.kind === 'lock' || t.kind === 'park' || t.kind === 'sleep' || t.kind === 'io') return 'duration';
+  return 'events';
+}
+
+export function eventWeight(profile: Profile, i: number, mode: WeightMode): number {
+  switch (mode) {
+    case 'samples':
+    case 'bytes':
+      return profile.events.weight[i];
+    case 'duration':
+      return profile.events.duration[i];
+    default:
+      return 1;
+  }
+}
+
+/** Weight per stack row (index = stack, plus one slot at the end for "no stack"). */
+export function weightPerStack(profile: Profile, events: Int32Array, mode: WeightMode): Float64Array {
+  const out = new Float64Array(profile.stacks.length + 1);
+  const none = profile.stacks.length;
+  for (let k = 0; k < events.length; k++) {
+    const i = events[k];
+    const s = profile.events.stack[i];
+    out[s >= 0 ? s : none] += eventWeight(profile, i, mode);
+  }
+  return out;
+}

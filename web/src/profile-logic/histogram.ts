@@ -1,0 +1,41 @@
+/** Events per time bucket, split into what the filters match and what they do not. */
+import type { Profile } from './profile';
+
+export interface Histogram {
+  from: number;
+  to: number;
+  matching: Float64Array;
+  other: Float64Array;
+}
+
+export function histogram(profile: Profile, ofType: Uint8Array, match: Uint8Array, from: number, to: number, buckets: number): Histogram {
+  const matching = new Float64Array(buckets);
+  const other = new Float64Array(buckets);
+  const e = profile.events;
+  const span = to - from;
+  if (span > 0) {
+    const scale = buckets / span;
+    for (let i = 0; i < e.length; i++) {
+      if (!ofType[i]) continue;
+      const t = e.start[i];
+      if (t < from || t >= to) continue;
+      const b = Math.min(buckets - 1, Math.floor((t - from) * scale));
+      if (match[i]) matching[b] += 1;
+      else other[b] += 1;
+    }
+  }
+  return { from, to, matching, other };
+}
+
+/** Buckets whose matching count is well above the median: the spikes. */
+export function spikes(h: Histogram, factor = 3): number[] {
+  const sorted = [...h.matching].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const max = sorted[sorted.length - 1] ?? 0;
+  const threshold = Math.max(median * factor, max / 3, 1);
+  const out: number[] = [];
+  h.matching.forEach((v, i) => {
+    if (v >= threshold) out.push(i);
+  });
+  return out;
+}

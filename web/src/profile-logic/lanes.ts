@@ -1,0 +1,96 @@
+/**
+ * Timeline lanes: one per thread that has events, in an order and grouping the user picks.
+ * Each thread's events are indexed by start time once per profile, so drawing a time window
+ * touches only the events inside it.
+ */
+import type { Profile } from './profile';
+
+export interface ThreadIndex {
+  /** Per thread row: its events' indexes, sorted by start. */
+  events: Int32Array[];
+  /** Events with no thread (GC and the like), sorted by start. */
+  unthreaded: Int32Array;
+}
+
+export function indexByThread(profile: Profile): ThreadIndex {
+  const e = profile.events;
+  const n = profile.threads.length;
+  const counts = new Int32Array(n + 1);
+  for (let i = 0; i < e.length; i++) counts[e.thread[i] >= 0 ? e.thread[i] : n]++;
+  const lists = Array.from({ length: n + 1 }, (_, t) => new Int32Array(counts[t]));
+  const fill = new Int32Array(n + 1);
+  for (let i = 0; i < e.length; i++) {
+    const t = e.thread[i] >= 0 ? e.thread[i] : n;
+    lists[t][fill[t]++] = i;
+  }
+  const start = e.start;
+  for (const l of lists) l.sort((a, b) => start[a] - start[b]);
+  return { events: lists.slice(0, n), unthreaded: lists[n] };
+}
+
+/** First position in `list` whose event starts at or after `t`. */
+export function lowerBound(profile: Profile, list: Int32Array, t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  const start = profile.events.start;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[list[mid]] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export interface Lane {
+  /** Thread rows drawn in this lane (several when grouped). */
+  threads: number[];
+  label: string;
+  /** Events of the selected type in the lane. */
+  count: number;
+  /** Of those, matching the filters. */
+  matching: number;
+}
+
+/** "search-worker-3" → "search-worker-*": trailing numbers become a wildcard. */
+export function groupKey(name: string): string {
+  return name.replace(/([-_#. ]?)\d+$/, '$1*').replace(/\d+/g, '#');
+}
+
+export function buildLanes(
+  profile: Profile,
+  index: ThreadIndex,
+  ofType: Uint8Array,
+  match: Uint8Array,
+  opts: { group: boolean; sort: 'name' | 'samples'; hidden: ReadonlySet<string> },
+): Lane[] {
+  const lanes = new Map<string, Lane>();
+  for (let t = 0; t < profile.threads.length; t++) {
+    const list = index.events[t];
+    if (list.length === 0) continue;
+    const name = profile.strings[profile.threads.name[t]];
+    if (opts.hidden.has(name)) continue;
+    let count = 0;
+    let matching = 0;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      count += ofType[i];
+      matching += match[i];
+    }
+    const key = opts.group ? groupKey(name) : `${name}\u0000${t}`;
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = { threads: [], label: opts.group ? groupKey(name) : name, count: 0, matching: 0 };
+      lanes.set(key, lane);
+    }
+    lane.threads.push(t);
+    lane.count += count;
+    lane.matching += matching;
+  }
+  const out = [...lanes.values()];
+  for (const l of out) {
+    l.label = l.threads.length === 1 ? profile.strings[profile.threads.name[l.threads[0]]] : `${l.label} (${l.threads.length})`;
+  }
+  if (opts.sort === 'samples') out.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
+  else out.sort((a, b) => a.label.localeCompare(b.label));
+  return out;
+}
