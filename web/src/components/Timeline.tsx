@@ -387,6 +387,11 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
         ref={head}
         className="timeline-head"
         data-testid="histogram"
+        data-from={vp[0]}
+        data-to={vp[1]}
+        data-matching={Array.from(hist.matching).join(',')}
+        data-other={Array.from(hist.other).join(',')}
+        data-plot-left={LABEL_W}
         style={{ width: '100%', height: HIST_H + AXIS_H }}
         onMouseDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > HIST_H)}
         onMouseMove={(ev) => onMove(ev, false)}

@@ -1,0 +1,141 @@
+/**
+ * The hunt the app is built for, acted as a person would: open the example, filter stacks on
+ * NativeThreadSet, see the matches sit in the spikes, select a spike, read the flame graph and
+ * the tables. Then the same moves on a wall-clock recording nobody here made.
+ */
+import { expect, test } from '@playwright/test';
+import { resolve } from 'node:path';
+import { corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, shot, spikeWindows } from './helpers';
+
+test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.getByLabel('Event')).toHaveValue('jdk.ExecutionSample');
+  const [, all] = await selectedCounts(page);
+  expect(all).toBeGreaterThan(200);
+  await shot(page, 'story-1-opened');
+
+  await page.getByLabel('Stack filter').fill('NativeThreadSet');
+  await expect.poll(async () => (await selectedCounts(page))[0]).toBeLessThan(all);
+  const [matching] = await selectedCounts(page);
+  expect(matching).toBeGreaterThan(0);
+  await shot(page, 'story-2-filtered');
+
+  // The matches sit in the spike windows of the activity histogram.
+  const h = await readHistogram(page);
+  const spikes = spikeWindows(h);
+  expect(spikes.length).toBeGreaterThanOrEqual(2);
+  const w = (h.to - h.from) / h.matching.length;
+  let inSpikes = 0;
+  h.matching.forEach((m, i) => {
+    const t = h.from + (i + 0.5) * w;
+    if (spikes.some(([a, b]) => t >= a - w && t <= b + w)) inSpikes += m;
+  });
+  const total = h.matching.reduce((a, b) => a + b, 0);
+  expect(inSpikes / total).toBeGreaterThan(0.7);
+
+  // Lock waits tell the same story: switch to monitor-enter events.
+  await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');
+  const [locks] = await selectedCounts(page);
+  expect(locks).toBeGreaterThan(20);
+  const hl = await readHistogram(page);
+  const lockSpikes = hl.matching.filter((m, i) => {
+    const t = hl.from + (i + 0.5) * w;
+    return m > 0 && spikes.some(([a, b]) => t >= a - 2 * w && t <= b + 2 * w);
+  });
+  expect(lockSpikes.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.6 * hl.matching.reduce((a, b) => a + b, 0));
+  await shot(page, 'story-3-lock-waits');
+
+  // Select the spike holding the most matches; the flame graph shows the NativeThreadSet frames.
+  await page.getByLabel('Event').selectOption('jdk.ExecutionSample');
+  const massIn = ([x, y]: [number, number]) =>
+    h.matching.reduce((acc, m, i) => acc + (h.from + (i + 0.5) * w >= x && h.from + (i + 0.5) * w <= y ? m : 0), 0);
+  const [a, b] = [...spikes].sort((p, q) => massIn(q) - massIn(p))[0];
+  await selectRange(page, a - w, b + w);
+  await expect(page.getByRole('status')).toContainText('range');
+  const flame = page.getByTestId('flamegraph');
+  await expect(flame.getByText('sun.nio.ch.NativeThreadSet.add').first()).toBeVisible();
+  await shot(page, 'story-4-spike-flame');
+
+  // Without the filter, the spike's top methods list skipBytes, and it rose against the rest.
+  await page.getByLabel('Stack filter').fill('');
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  const methods = page.getByRole('table', { name: 'Top methods' });
+  await expect(methods.getByText('java.io.DataInputStream.skipBytes', { exact: true })).toBeVisible();
+  await methods.getByText('java.io.DataInputStream.skipBytes', { exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Callers' })).toContainText('SearchService.parseRecords');
+  await shot(page, 'story-5-top-methods');
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  const rose = page.getByRole('table', { name: 'Methods that rose' });
+  const firstRows = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 8).map((r) => r.textContent ?? ''));
+  expect(firstRows.some((r) => r.includes('skipBytes'))).toBe(true);
+  await shot(page, 'story-6-compare');
+  expect(errors).toEqual([]);
+});
+
+test('the same moves on an async-profiler wall-clock recording from the corpus', async ({ page }) => {
+  test.skip(!hasCorpus, 'no ../shared/corpus');
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(corpus, 'grafana-jfr-parser/wall.jfr.gz'));
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.getByLabel('Event')).toHaveValue('profiler.WallClockSample');
+  const [, all] = await selectedCounts(page);
+  await page.getByLabel('Stack filter').fill('Thread\\.sleep');
+  await expect.poll(async () => (await selectedCounts(page))[0]).toBeLessThan(all);
+  const [first, last] = matchingSpan(await readHistogram(page));
+  await selectRange(page, first, last);
+  await expect(page.getByRole('status')).toContainText('range');
+  expect((await selectedCounts(page))[0]).toBeGreaterThan(0);
+  await expect(page.getByTestId('flamegraph').getByText('java.lang.Thread.sleep').first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  await expect(page.getByRole('table', { name: 'Top methods' })).toContainText('libjvm.so.JVM_Sleep');
+  await shot(page, 'corpus-wall');
+});
+
+test('damaged and foreign files get a clear message and keep what was read', async ({ page }) => {
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/damaged/truncated.jfr'));
+  await expect(page.getByRole('alert')).toContainText('truncated');
+  const [, all] = await selectedCounts(page);
+  expect(all).toBeGreaterThan(0);
+  await shot(page, 'damaged-truncated');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/damaged/bad-magic.jfr'));
+  await expect(page.getByRole('alert')).toContainText('not a JFR recording');
+  await page.getByLabel('Open recording').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.getByRole('alert')).toContainText('not a JFR recording');
+});
+
+test('invalid regex is shown, not thrown; a click shows an event in full', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/example.jfr.gz'));
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByLabel('Stack filter').fill('(');
+  await expect(page.getByLabel('Stack filter')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(/stack: .*/)).toBeVisible();
+  await page.getByLabel('Stack filter').fill('');
+  await page.getByLabel('Thread filter').fill('search-worker-1$');
+  // Click the busiest point of the (now single) worker lane.
+  const lanes = page.getByTestId('lanes');
+  const box = (await lanes.boundingBox())!;
+  const h = await page.getByTestId('histogram').getAttribute('data-matching');
+  const counts = (h ?? '').split(',').map(Number);
+  const best = counts.indexOf(Math.max(...counts));
+  const left = Number(await page.getByTestId('histogram').getAttribute('data-plot-left'));
+  const x = box.x + left + ((best + 0.5) / counts.length) * (box.width - left);
+  let opened = false;
+  for (let dx = 0; dx < 12 && !opened; dx += 2) {
+    await page.mouse.click(x + dx, box.y + 8);
+    opened = await page.getByRole('complementary', { name: 'Event details' }).isVisible();
+  }
+  expect(opened).toBe(true);
+  const panel = page.getByRole('complementary', { name: 'Event details' });
+  await expect(panel).toContainText('search-worker-1');
+  await expect(panel.locator('pre')).toContainText('"stackTrace"');
+  await shot(page, 'event-details');
+  expect(errors).toEqual([]);
+});
