@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { callTree, invertedTree, type CallNode } from '../calltree';
+import { collapsedStacks } from '../collapsed';
+import { compileRegex, filterEvents, selectInRange, weightPerStack } from '../filters';
+import { histogram, spikes } from '../histogram';
+import { buildLanes, groupKey, indexByThread, lowerBound } from '../lanes';
+import { compareMethods, sandwich, topMethods } from '../methods';
+import { buildProfile } from './build';
+
+const types = [
+  { name: 'jdk.ExecutionSample', kind: 'cpu' as const },
+  { name: 'jdk.JavaMonitorEnter', kind: 'lock' as const },
+];
+const threads = ['search-worker-1', 'search-worker-2', 'main'];
+const p = buildProfile(types, threads, [
+  { type: 0, t: 10, thread: 0, stack: 'run;serve;read;NativeThreadSet.add' },
+  { type: 0, t: 20, thread: 1, stack: 'run;serve;read;NativeThreadSet.add' },
+  { type: 0, t: 30, thread: 1, stack: 'run;serve;parse;skipBytes' },
+  { type: 0, t: 40, thread: 2, stack: 'main;idle' },
+  { type: 0, t: 55, thread: 0, stack: 'run;serve;parse;skipBytes', state: 'STATE_RUNNABLE' },
+  { type: 0, t: 56, thread: 0, stack: 'run;serve;parse;parse;skipBytes' },
+  { type: 0, t: 60, thread: 0, stack: null },
+  { type: 1, t: 50, thread: 1, stack: 'run;serve;read;NativeThreadSet.add', duration: 4 },
+]);
+const spec = (over: Partial<Parameters<typeof filterEvents>[1]> = {}) => ({
+  type: 0,
+  thread: null,
+  stack: null,
+  exclude: null,
+  state: '',
+  hiddenThreads: new Set<string>(),
+  ...over,
+});
+const count = (m: Uint8Array) => m.reduce((a, b) => a + b, 0);
+const child = (n: CallNode, name: string) => n.children.find((c) => c.name === name)!;
+
+describe('filters', () => {
+  it('compiles regexes and reports invalid ones instead of throwing', () => {
+    expect(compileRegex('').ok).toBe(true);
+    expect(compileRegex('Native.*Set').ok).toBe(true);
+    const bad = compileRegex('(');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatch(/Invalid|Unterminated/i);
+  });
+
+  it('keeps events with a matching frame, drops excluded ones, by thread and state', () => {
+    expect(count(filterEvents(p, spec()).match)).toBe(7);
+    expect(count(filterEvents(p, spec()).ofType)).toBe(7);
+    expect(count(filterEvents(p, spec({ stack: /NativeThreadSet/ })).match)).toBe(2);
+    expect(count(filterEvents(p, spec({ exclude: /skipBytes/ })).match)).toBe(4);
+    expect(count(filterEvents(p, spec({ thread: /^search-worker-1$/ })).match)).toBe(4);
+    expect(count(filterEvents(p, spec({ hiddenThreads: new Set(['main']) })).match)).toBe(6);
+    expect(count(filterEvents(p, spec({ state: 'STATE_RUNNABLE' })).match)).toBe(1);
+    // An event without a stack never matches a stack filter but survives an exclusion.
+    expect(filterEvents(p, spec({ stack: /./ })).match[6]).toBe(0);
+    expect(filterEvents(p, spec({ exclude: /./ })).match[6]).toBe(1);
+  });
+
+  it('selects a time range inclusively', () => {
+    const m = filterEvents(p, spec()).match;
+    expect(Array.from(selectInRange(p, m, [20, 55]))).toEqual([1, 2, 3, 4]);
+    expect(selectInRange(p, m, null).length).toBe(7);
+  });
+});
+
+describe('call trees', () => {
+  const sel = selectInRange(p, filterEvents(p, spec()).match, null);
+  const w = weightPerStack(p, sel, 'samples');
+
+  it('merges by name and sums totals and selves', () => {
+    const t = callTree(p, w);
+    expect(t.value).toBe(7);
+    const serve = child(child(t, 'run'), 'serve');
+    expect(serve.value).toBe(5);
+    expect(child(serve, 'read').value).toBe(2);
+    expect(child(child(serve, 'parse'), 'skipBytes').self).toBe(2);
+    expect(child(t, '(no stack)').value).toBe(1);
+  });
+
+  it('inverts to callers of each leaf', () => {
+    const t = invertedTree(p, w);
+    const skip = child(t, 'skipBytes');
+    expect(skip.value).toBe(3);
+    expect(skip.self).toBe(3);
+    expect(child(skip, 'parse').value).toBe(3);
+    expect(child(child(skip, 'parse'), 'parse').value).toBe(1);
+  });
+
+  it('weighs lock events by wait time', () => {
+    const lock = selectInRange(p, filterEvents(p, spec({ type: 1 })).match, null);
+    expect(callTree(p, weightPerStack(p, lock, 'duration')).value).toBe(4);
+  });
+});
+
+describe('methods', () => {
+  const sel = selectInRange(p, filterEvents(p, spec()).match, null);
+  const w = weightPerStack(p, sel, 'samples');
+  const name = (s: string) => p.strings.indexOf(s);
+
+  it('ranks self and total, counting recursion once per stack', () => {
+    const rows = topMethods(p, w);
+    const parse = rows.find((r) => r.name === name('parse'))!;
+    expect(parse.total).toBe(3);
+    expect(parse.self).toBe(0);
+    expect(rows[0].name).toBe(name('run'));
+  });
+
+  it('builds the sandwich of a method', () => {
+    const s = sandwich(p, w, name('parse'));
+    expect(s.total).toBe(3);
+    expect(s.callees.find((c) => c.name === name('skipBytes'))!.weight).toBe(3);
+    expect(s.callers.find((c) => c.name === name('serve'))!.weight).toBe(3);
+    expect(s.callers.find((c) => c.name === name('parse'))!.weight).toBe(1);
+  });
+
+  it('finds what rose between two selections', () => {
+    const m = filterEvents(p, spec()).match;
+    const spike = weightPerStack(p, selectInRange(p, m, [50, 60]), 'samples');
+    const calm = weightPerStack(p, selectInRange(p, m, [0, 49]), 'samples');
+    const rises = compareMethods(p, spike, calm);
+    expect(p.strings[rises[0].name]).toMatch(/parse|skipBytes/);
+    expect(rises.find((r) => r.name === name('NativeThreadSet.add'))!.delta).toBeLessThan(0);
+  });
+});
+
+describe('timeline', () => {
+  const f = filterEvents(p, spec({ stack: /NativeThreadSet/ }));
+
+  it('buckets matching and other events', () => {
+    const h = histogram(p, f.ofType, f.match, 0, 100, 10);
+    expect(Array.from(h.matching).slice(0, 3)).toEqual([0, 1, 1]);
+    expect(h.other.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(spikes(h, 1)).toEqual([1, 2]);
+  });
+
+  it('indexes events per thread by time and builds lanes', () => {
+    const idx = indexByThread(p);
+    expect(Array.from(idx.events[1]).map((i) => p.events.start[i])).toEqual([20, 30, 50]);
+    expect(lowerBound(p, idx.events[1], 25)).toBe(1);
+    const lanes = buildLanes(p, idx, f.ofType, f.match, { group: false, sort: 'samples', hidden: new Set() });
+    expect(lanes.map((l) => l.label)).toEqual(['search-worker-1', 'search-worker-2', 'main']);
+    const grouped = buildLanes(p, idx, f.ofType, f.match, { group: true, sort: 'name', hidden: new Set(['main']) });
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0].label).toBe('search-worker-* (2)');
+    expect(grouped[0].matching).toBe(2);
+    expect(groupKey('pool-3-thread-12')).toBe('pool-#-thread-*');
+  });
+
+  it('writes collapsed stacks like the CLI', () => {
+    expect(collapsedStacks(p, 0, 'events')).toEqual([
+      ' 1',
+      'main;idle 1',
+      'run;serve;parse;parse;skipBytes 1',
+      'run;serve;parse;skipBytes 2',
+      'run;serve;read;NativeThreadSet.add 2',
+    ]);
+  });
+});
