@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser. The app is built first (npm run build) and
-// served by vite preview; BASE=/jfrscope/ serves it under a sub-path as GitHub Pages does.
+// served from dist/ by a plain static server; with BASE=/jfrscope/ under a sub-path, as GitHub
+// Pages serves it. A second server on another origin (port + 1, CORS) stands in for "some
+// other site" holding a recording for ?url=.
 const base = process.env.BASE ?? '/';
 const port = Number(process.env.PORT ?? 4173);
 
@@ -30,10 +32,18 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}${base}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `node e2e/static-server.mjs dist ${port} ${base}`,
+      url: `http://127.0.0.1:${port}${base}`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `node e2e/static-server.mjs fixtures ${port + 1} / cors`,
+      url: `http://127.0.0.1:${port + 1}/README.md`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

@@ -20,6 +20,7 @@ import { defaultEventType, eventChoices, useComparison, useDerived } from './der
 import { fingerprint } from './fingerprint';
 import { initialState, reducer, type ActiveView, type ViewState } from './state';
 import { stateFromUrl, urlFromState } from './url';
+import { UpdatePrompt } from './UpdatePrompt';
 
 interface Loaded {
   profile: Profile;
@@ -181,6 +182,7 @@ export function App() {
         {loaded && <span className="file-name">{loaded.name}</span>}
         {loaded && <CopyLink />}
       </header>
+      <UpdatePrompt />
       {progress && (
         <div className="progress">
           <progress aria-label="Loading" max={progress.total} value={progress.done} />

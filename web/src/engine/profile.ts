@@ -2,7 +2,7 @@
  * Columns → `Profile`: Arrow tables (strings dictionary-encoded against the one string table)
  * and typed-array views of the same buffers for profile-logic.
  */
-import { Dictionary, Float64, Int32, Table, Uint8, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
+import { Dictionary, Float64, Int32, Table, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
 import type { Profile, RecordingInfo } from '../profile-logic/profile';
 import type { PartColumns } from './columns';
 
@@ -10,8 +10,26 @@ function i32(a: Uint32Array | Int32Array): Int32Array {
   return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
 }
 
+/**
+ * The string table as an Arrow Utf8 vector, built from its offsets and bytes directly (Arrow's
+ * builders compile validity checks with `Function`, which the page's CSP forbids).
+ */
+function utf8Vector(strings: string[]) {
+  const enc = new TextEncoder();
+  const parts = strings.map((s) => enc.encode(s));
+  const valueOffsets = new Int32Array(strings.length + 1);
+  let total = 0;
+  parts.forEach((p, i) => {
+    total += p.length;
+    valueOffsets[i + 1] = total;
+  });
+  const data = new Uint8Array(total);
+  parts.forEach((p, i) => data.set(p, valueOffsets[i]));
+  return makeVector(makeData({ type: new Utf8(), length: strings.length, nullCount: 0, valueOffsets, data }));
+}
+
 export function toProfile(c: PartColumns, originMs: number, fileSize: number): Profile {
-  const dictionary = vectorFromArray(c.strings, new Utf8());
+  const dictionary = utf8Vector(c.strings);
   // One dictionary type (one id) shared by every string column: they index the same table.
   const dictType = new Dictionary(new Utf8(), new Int32(), 0);
   // -1 ("none") is null in Arrow: a validity bitmap marks it, the key itself stays -1.

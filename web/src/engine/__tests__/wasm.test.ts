@@ -68,3 +68,21 @@ describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
     });
   }
 });
+
+describe('Arrow tables', () => {
+  it('carry the columns, with strings dictionary-encoded and "none" as null', () => {
+    const p = decodeInNode(new Uint8Array(readFileSync(join(root, 'fixtures/example.jfr'))));
+    const frames = p.arrow.frames;
+    expect(frames.numRows).toBe(p.frames.length);
+    const i = p.frames.length - 1;
+    expect(frames.getChild('name')!.get(i)).toBe(p.strings[p.frames.name[i]]);
+    const events = p.arrow.events;
+    expect(events.numRows).toBe(p.events.length);
+    const state = events.getChild('state')!;
+    const k = Array.from(p.events.state).findIndex((s) => s < 0);
+    if (k >= 0) expect(state.get(k)).toBeNull();
+    const j = Array.from(p.events.state).findIndex((s) => s >= 0);
+    if (j >= 0) expect(state.get(j)).toBe(p.strings[p.events.state[j]]);
+    expect(Array.from(events.getChild('start')!.toArray() as Float64Array)).toEqual(Array.from(p.events.start));
+  });
+});
