@@ -7,6 +7,7 @@ export default tseslint.config(
   { ignores: ['dist', 'web/src/engine/pkg', 'e2e/artifacts', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
