@@ -245,10 +245,47 @@ fn chunk_skip_field(chunk: &Chunk<'_>, r: &mut Reader<'_>, f: &crate::metadata::
     chunk.skip_value_field(r, f)
 }
 
+/// Pool id → row. Writers number threads and stack traces densely from small ids, so those
+/// index a vector; larger ids (some writers use addresses) fall back to a hash map.
+#[derive(Default)]
+struct IdCache {
+    dense: Vec<i32>,
+    sparse: FxHashMap<u64, i32>,
+}
+
+const DENSE_IDS: u64 = 1 << 22;
+const UNSET: i32 = i32::MIN;
+
+impl IdCache {
+    #[inline]
+    fn get(&self, id: u64) -> Option<i32> {
+        if id < DENSE_IDS {
+            match self.dense.get(id as usize) {
+                Some(&v) if v != UNSET => Some(v),
+                _ => None,
+            }
+        } else {
+            self.sparse.get(&id).copied()
+        }
+    }
+
+    fn insert(&mut self, id: u64, v: i32) {
+        if id < DENSE_IDS {
+            let i = id as usize;
+            if i >= self.dense.len() {
+                self.dense.resize((i + 1).next_power_of_two(), UNSET);
+            }
+            self.dense[i] = v;
+        } else {
+            self.sparse.insert(id, v);
+        }
+    }
+}
+
 /// Per-chunk caches from pool ids to rows of the columns.
 struct Resolver {
-    threads: FxHashMap<u64, i32>,
-    stacks: FxHashMap<u64, i32>,
+    threads: IdCache,
+    stacks: IdCache,
     texts: FxHashMap<(usize, u64), i32>,
     methods: FxHashMap<u64, Option<(u32, u32)>>,
     frame_kinds: FxHashMap<u64, FrameKind>,
@@ -271,8 +308,8 @@ const STACK_FIELDS: &[&str] = &["frames"];
 impl Resolver {
     fn new(chunk: &Chunk<'_>) -> Resolver {
         Resolver {
-            threads: FxHashMap::default(),
-            stacks: FxHashMap::default(),
+            threads: IdCache::default(),
+            stacks: IdCache::default(),
             texts: FxHashMap::default(),
             methods: FxHashMap::default(),
             frame_kinds: FxHashMap::default(),
@@ -301,7 +338,7 @@ impl Resolver {
 
     /// Thread row of pool entry `id`, or -1 when the chunk lacks it.
     fn thread(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        if let Some(&t) = self.threads.get(&id) {
+        if let Some(t) = self.threads.get(id) {
             return t;
         }
         let t = self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE);
@@ -456,7 +493,7 @@ impl Resolver {
 
     /// Stack row of stack trace `id`, or -1 when the chunk lacks it.
     fn stack(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        if let Some(&s) = self.stacks.get(&id) {
+        if let Some(s) = self.stacks.get(id) {
             return s;
         }
         let s = self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE);

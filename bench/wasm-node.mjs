@@ -1,0 +1,39 @@
+// The wasm parser in Node, single-threaded, on one recording: chunk by chunk into one Parser,
+// then every column copied out (what a browser worker does). Median of 3 runs after a warm-up.
+//   node bench/wasm-node.mjs [FILE]
+import { readFileSync, statSync } from 'node:fs';
+import { initSync, Parser } from '../web/src/engine/pkg/jfrscope_wasm.js';
+
+const file = process.argv[2] ?? 'fixtures/large/large.jfr';
+initSync({ module: readFileSync(new URL('../web/src/engine/pkg/jfrscope_wasm_bg.wasm', import.meta.url)) });
+const bytes = new Uint8Array(readFileSync(file));
+const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const spans = [];
+for (let pos = 0; pos + 68 <= bytes.length; ) {
+  if (view.getUint32(pos) !== 0x464c5200) break;
+  const size = Number(view.getBigInt64(pos + 8));
+  spans.push({ offset: pos, size: Math.min(size, bytes.length - pos), startMs: Number(view.getBigInt64(pos + 32)) / 1e6 });
+  pos += size;
+}
+const origin = Math.min(...spans.map((s) => s.startMs));
+const getters = ['threadName', 'frameName', 'frameClass', 'frameLine', 'frameBci', 'frameKind', 'stackFrame', 'stackPrefix', 'eventType', 'eventStart', 'eventDuration', 'eventThread', 'eventStack', 'eventWeight', 'eventState', 'eventSubject', 'eventValue', 'eventPeer', 'eventChunk', 'eventOffset'];
+
+function once() {
+  const t0 = performance.now();
+  const p = new Parser(origin);
+  spans.forEach((s, i) => p.addChunks(bytes.subarray(s.offset, s.offset + s.size), s.offset, i));
+  const t1 = performance.now();
+  let cells = 0;
+  for (const g of getters) cells += p[g]().length;
+  const strings = p.strings().length;
+  const d = JSON.parse(p.describe());
+  p.free();
+  const t2 = performance.now();
+  return { parse: (t1 - t0) / 1000, total: (t2 - t0) / 1000, cells, strings, events: d.types.reduce((a, t) => a + t.count, 0), rows: cells };
+}
+once();
+const runs = [once(), once(), once()].sort((a, b) => a.total - b.total);
+const m = runs[1];
+const mb = statSync(file).size / 1e6;
+console.log(`wasm in Node (1 thread): ${file}, ${mb.toFixed(0)} MB, ${spans.length} chunk(s), ${m.events} events`);
+console.log(`  decode ${m.parse.toFixed(2)} s = ${(mb / m.parse).toFixed(0)} MB/s; with columns copied out ${m.total.toFixed(2)} s = ${(mb / m.total).toFixed(0)} MB/s, ${(m.events / m.total / 1e6).toFixed(1)} M events/s`);
