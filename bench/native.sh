@@ -43,7 +43,7 @@ run() { # name, command...: prints "name median_s rss_kb"
 rows=()
 rows+=("$(run "jfrscope collapse" $B collapse "$FILE" --event jdk.ExecutionSample)")
 rows+=("$(run "jfrscope summary" $B summary "$FILE")")
-rows+=("$(run "jfr-converter 4.2 (async-profiler)" java -jar "$CONV_JAR" --cpu -o collapsed "$FILE" bench/.cache/conv.collapsed)")
+rows+=("$(run "jfr-converter 4.2 (async-profiler)" java -jar "$CONV_JAR" -o collapsed "$FILE" bench/.cache/conv.collapsed)")
 rows+=("$(run "JDK 17 RecordingFile" java bench/peers/RecordingFileCollapse.java "$FILE")")
 
 base=$(echo "${rows[0]}" | awk '{print $(NF-1)}')
@@ -60,6 +60,6 @@ done
 ours=$($B collapse "$FILE" --event jdk.ExecutionSample | awk '{s+=$NF} END {print s}')
 theirs=$(awk '{s+=$NF} END {print s}' bench/.cache/conv.collapsed)
 echo >> bench/.cache/table.md
-echo "Samples in the collapsed output: jfrscope $ours, jfr-converter $theirs." >> bench/.cache/table.md
+echo "Samples in the collapsed output: jfrscope $ours (jdk.ExecutionSample), jfr-converter $theirs (its default CPU view, which on a JDK recording also counts jdk.NativeMethodSample; with --cpu it printed nothing for this JDK 17 file)." >> bench/.cache/table.md
 cp bench/.cache/table.md "bench/results/native-$(date -u +%Y-%m-%d).md"
 cat bench/.cache/table.md

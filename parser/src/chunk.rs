@@ -199,16 +199,21 @@ impl<'a> Chunk<'a> {
                 pools.errors.push(e.in_chunk(self.index));
             }
         };
-        // Checkpoints from the chain, then any others met between events.
+        // Checkpoints from the chain (as the JDK reads them); when the chain is missing, broken,
+        // loops or points past a truncation, every checkpoint met between events instead.
         let mut seen = FxHashSet::default();
         let mut order = Vec::new();
         let mut pos = self.header.cp_offset as usize;
         let mut steps = 0usize;
+        let mut chain_ok = false;
         while pos >= HEADER_SIZE && pos < self.data.len() && seen.insert(pos) {
             order.push(pos);
             steps += 1;
             match self.checkpoint_delta(pos) {
-                Ok(0) => break,
+                Ok(0) => {
+                    chain_ok = true;
+                    break;
+                }
                 Ok(d) => {
                     let next = pos as i64 + d;
                     if next < 0 || steps > 1_000_000 {
@@ -223,12 +228,14 @@ impl<'a> Chunk<'a> {
             }
         }
         let mut scanned = Vec::new();
-        if let Err(e) = self.scan(|p, _, ty| {
-            if ty == 1 {
-                scanned.push(p)
+        if !chain_ok {
+            if let Err(e) = self.scan(|p, _, ty| {
+                if ty == 1 {
+                    scanned.push(p)
+                }
+            }) {
+                push(&mut pools, e);
             }
-        }) {
-            push(&mut pools, e);
         }
         for p in scanned {
             if seen.insert(p) {
