@@ -10,14 +10,14 @@ import { callTree, countNodes, invertedTree, prune, type CallNode } from '../pro
 import {
   compileRegex,
   filterEvents,
-  selectInRange,
   weightModeOf,
   weightPerStack,
   type Filtered,
   type RegexResult,
   type WeightMode,
 } from '../profile-logic/filters';
-import { buildLanes, indexByThread, type Lane, type ThreadIndex } from '../profile-logic/lanes';
+import { cumulate, intervals, runningStates, selectSorted, typeLists, type Cumulative, type Intervals, type TypeLists } from '../profile-logic/density';
+import { buildLanes, indexByThread, type Lane, type ThreadCounts, type ThreadIndex } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
 import type { ViewState } from './state';
@@ -28,6 +28,12 @@ export interface Derived {
   regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult };
   filtered: Filtered;
   index: ThreadIndex;
+  /** Events of the selected type in time order, per thread and overall. */
+  lists: TypeLists;
+  /** Running counts of matching (and running-state) events along those lists. */
+  density: { all: Cumulative; byThread: Cumulative[] };
+  counts: ThreadCounts;
+  intervals: Intervals;
   lanes: Lane[];
   selection: Int32Array;
   typeTotal: number;
@@ -79,12 +85,29 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, typeIndex, regex, s.threadState, hidden],
   );
   const index = useMemo(() => indexByThread(profile), [profile]);
-  const lanes = useMemo(
-    () => buildLanes(profile, index, filtered.ofType, filtered.match, { group: s.groupThreads, sort: s.sortLanes, hidden }),
-    [profile, index, filtered, s.groupThreads, s.sortLanes, hidden],
+  const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
+  const running = useMemo(() => runningStates(profile), [profile]);
+  const density = useMemo(
+    () => ({
+      all: cumulate(profile, lists.all, filtered.match, running),
+      byThread: lists.byThread.map((l) => cumulate(profile, l, filtered.match, running)),
+    }),
+    [profile, lists, filtered, running],
   );
-  const selection = useMemo(() => selectInRange(profile, filtered.match, s.range), [profile, filtered, s.range]);
-  const typeTotal = useMemo(() => filtered.ofType.reduce((a, b) => a + b, 0), [filtered]);
+  const counts = useMemo<ThreadCounts>(
+    () => ({
+      count: Int32Array.from(lists.byThread, (l) => l.length),
+      matching: Int32Array.from(density.byThread, (c) => c.match[c.list.length]),
+    }),
+    [lists, density],
+  );
+  const iv = useMemo(() => intervals(profile, index), [profile, index]);
+  const lanes = useMemo(
+    () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads }),
+    [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered],
+  );
+  const selection = useMemo(() => selectSorted(profile, density.all, s.range), [profile, density, s.range]);
+  const typeTotal = lists.all.length;
   const weights = useMemo(() => weightPerStack(profile, selection, weightMode), [profile, selection, weightMode]);
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
@@ -99,7 +122,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     for (let i = 0; i < e.length; i++) if (e.type[i] === typeIndex && e.state[i] >= 0) set.add(e.state[i]);
     return [...set].map((x) => profile.strings[x]).sort();
   }, [profile, typeIndex]);
-  return { typeIndex, weightMode, regex, filtered, index, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
+  return { typeIndex, weightMode, regex, filtered, index, lists, density, counts, intervals: iv, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */

@@ -73,6 +73,8 @@ export interface Filtered {
   match: Uint8Array;
   /** 1 where the event is of the selected type at all (matching or not). */
   ofType: Uint8Array;
+  /** Per thread row: 1 when the thread filter keeps it and it is not hidden. */
+  threads: Uint8Array;
 }
 
 /** The events of `spec.type` that the filters keep (before any time range). */
@@ -81,21 +83,31 @@ export function filterEvents(profile: Profile, spec: FilterSpec): Filtered {
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
   const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
   const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
-  const stateIdx = spec.state ? profile.strings.indexOf(spec.state) : -1;
+  const stateIdx = spec.state ? profile.strings.indexOf(spec.state) : -2;
+  // One flag per stack row for both stack filters, so the event loop reads one byte.
+  let stackOk: Uint8Array | null = null;
+  if (inc || exc) {
+    stackOk = new Uint8Array(profile.stacks.length);
+    for (let s = 0; s < stackOk.length; s++) stackOk[s] = (!inc || inc[s]) && !(exc && exc[s]) ? 1 : 0;
+  }
+  const threadFiltered = spec.thread !== null;
   const match = new Uint8Array(e.length);
   const ofType = new Uint8Array(e.length);
+  const { type, thread, stack, state } = e;
+  const want = spec.type;
   for (let i = 0; i < e.length; i++) {
-    if (e.type[i] !== spec.type) continue;
+    if (type[i] !== want) continue;
     ofType[i] = 1;
-    const t = e.thread[i];
-    if (t >= 0 ? !threads[t] : spec.thread !== null) continue;
-    const s = e.stack[i];
-    if (inc && (s < 0 || !inc[s])) continue;
-    if (exc && s >= 0 && exc[s]) continue;
-    if (spec.state && e.state[i] !== stateIdx) continue;
+    const t = thread[i];
+    if (t >= 0 ? !threads[t] : threadFiltered) continue;
+    if (stackOk) {
+      const s = stack[i];
+      if (s < 0 ? inc !== null : !stackOk[s]) continue;
+    }
+    if (stateIdx !== -2 && state[i] !== stateIdx) continue;
     match[i] = 1;
   }
-  return { match, ofType };
+  return { match, ofType, threads };
 }
 
 /** Indexes of matching events whose start lies in [from, to] (ms), or all when no range. */

@@ -1,4 +1,5 @@
 /** Events per time bucket, split into what the filters match and what they do not. */
+import { addColumns, newColumns, type Cumulative } from './density';
 import type { Profile } from './profile';
 
 export interface Histogram {
@@ -38,4 +39,13 @@ export function spikes(h: Histogram, factor = 3): number[] {
     if (v >= threshold) out.push(i);
   });
   return out;
+}
+
+/** The same histogram from a time-sorted list with running counts: cost independent of its length. */
+export function histogramOf(profile: Profile, cum: Cumulative, from: number, to: number, buckets: number): Histogram {
+  const cols = newColumns(buckets);
+  addColumns(profile, cum, from, to, cols);
+  const other = new Float64Array(buckets);
+  for (let i = 0; i < buckets; i++) other[i] = cols.total[i] - cols.match[i];
+  return { from, to, matching: cols.match, other };
 }

@@ -56,26 +56,46 @@ export function groupKey(name: string): string {
   return name.replace(/([-_#. ]?)\d+$/, '$1*').replace(/\d+/g, '#');
 }
 
-export function buildLanes(
-  profile: Profile,
-  index: ThreadIndex,
-  ofType: Uint8Array,
-  match: Uint8Array,
-  opts: { group: boolean; sort: 'name' | 'samples'; hidden: ReadonlySet<string> },
-): Lane[] {
+/** Per thread row: events of the selected type, and how many of them match the filters. */
+export interface ThreadCounts {
+  count: Int32Array;
+  matching: Int32Array;
+}
+
+/** Count by walking each thread's events (the reference; the timeline uses running counts). */
+export function threadCounts(profile: Profile, index: ThreadIndex, ofType: Uint8Array, match: Uint8Array): ThreadCounts {
+  const n = profile.threads.length;
+  const count = new Int32Array(n);
+  const matching = new Int32Array(n);
+  for (let t = 0; t < n; t++) {
+    const list = index.events[t];
+    for (let k = 0; k < list.length; k++) {
+      count[t] += ofType[list[k]];
+      matching[t] += match[list[k]];
+    }
+  }
+  return { count, matching };
+}
+
+export interface LaneOptions {
+  group: boolean;
+  sort: 'name' | 'samples';
+  hidden: ReadonlySet<string>;
+  /** Per thread row, 1 when the thread filter keeps it; null keeps all. */
+  threads?: Uint8Array | null;
+}
+
+/**
+ * One lane per thread that has events (or per name group), minus hidden threads and threads the
+ * thread filter drops, in the order asked for.
+ */
+export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadCounts, opts: LaneOptions): Lane[] {
   const lanes = new Map<string, Lane>();
   for (let t = 0; t < profile.threads.length; t++) {
-    const list = index.events[t];
-    if (list.length === 0) continue;
+    if (index.events[t].length === 0) continue;
+    if (opts.threads && !opts.threads[t]) continue;
     const name = profile.strings[profile.threads.name[t]];
     if (opts.hidden.has(name)) continue;
-    let count = 0;
-    let matching = 0;
-    for (let k = 0; k < list.length; k++) {
-      const i = list[k];
-      count += ofType[i];
-      matching += match[i];
-    }
     const key = opts.group ? groupKey(name) : `${name}\u0000${t}`;
     let lane = lanes.get(key);
     if (!lane) {
@@ -83,14 +103,14 @@ export function buildLanes(
       lanes.set(key, lane);
     }
     lane.threads.push(t);
-    lane.count += count;
-    lane.matching += matching;
+    lane.count += counts.count[t];
+    lane.matching += counts.matching[t];
   }
   const out = [...lanes.values()];
   for (const l of out) {
     l.label = l.threads.length === 1 ? profile.strings[profile.threads.name[l.threads[0]]] : `${l.label} (${l.threads.length})`;
   }
   if (opts.sort === 'samples') out.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
-  else out.sort((a, b) => a.label.localeCompare(b.label));
+  else out.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
   return out;
 }

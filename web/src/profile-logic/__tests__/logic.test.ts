@@ -3,7 +3,7 @@ import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
 import { compileRegex, filterEvents, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
-import { buildLanes, groupKey, indexByThread, lowerBound } from '../lanes';
+import { buildLanes, groupKey, indexByThread, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
 import { buildProfile } from './build';
 
@@ -137,13 +137,20 @@ describe('timeline', () => {
     const idx = indexByThread(p);
     expect(Array.from(idx.events[1]).map((i) => p.events.start[i])).toEqual([20, 30, 50]);
     expect(lowerBound(p, idx.events[1], 25)).toBe(1);
-    const lanes = buildLanes(p, idx, f.ofType, f.match, { group: false, sort: 'samples', hidden: new Set() });
+    const counts = threadCounts(p, idx, f.ofType, f.match);
+    expect(Array.from(counts.count)).toEqual([4, 2, 1]);
+    expect(Array.from(counts.matching)).toEqual([1, 1, 0]);
+    const lanes = buildLanes(p, idx, counts, { group: false, sort: 'samples', hidden: new Set() });
     expect(lanes.map((l) => l.label)).toEqual(['search-worker-1', 'search-worker-2', 'main']);
-    const grouped = buildLanes(p, idx, f.ofType, f.match, { group: true, sort: 'name', hidden: new Set(['main']) });
+    const grouped = buildLanes(p, idx, counts, { group: true, sort: 'name', hidden: new Set(['main']) });
     expect(grouped).toHaveLength(1);
     expect(grouped[0].label).toBe('search-worker-* (2)');
     expect(grouped[0].matching).toBe(2);
     expect(groupKey('pool-3-thread-12')).toBe('pool-#-thread-*');
+    // The thread filter drops lanes; names sort numerically.
+    const kept = buildLanes(p, idx, counts, { group: false, sort: 'name', hidden: new Set(), threads: Uint8Array.from([0, 1, 0]) });
+    expect(kept.map((l) => l.label)).toEqual(['search-worker-2']);
+    expect(groupKey('search-worker-12')).toBe('search-worker-*');
   });
 
   it('writes collapsed stacks like the CLI', () => {

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addColumns,
+  cumulate,
+  firstReaching,
+  intervals,
+  intervalsIn,
+  newColumns,
+  runningStates,
+  selectSorted,
+  sortByStart,
+  typeLists,
+} from '../density';
+import { filterEvents, selectInRange } from '../filters';
+import { histogram, histogramOf } from '../histogram';
+import { indexByThread } from '../lanes';
+import { buildProfile, type Ev } from './build';
+
+const types = [
+  { name: 'profiler.WallClockSample', kind: 'wall' as const },
+  { name: 'jdk.JavaMonitorEnter', kind: 'lock' as const },
+];
+const threads = ['w-1', 'w-2'];
+// Out of time order on purpose, as events come chunk by chunk.
+const evs: Ev[] = [
+  { type: 0, t: 5, thread: 0, stack: 'run;a', state: 'STATE_RUNNABLE' },
+  { type: 0, t: 1, thread: 0, stack: 'run;b', state: 'STATE_SLEEPING' },
+  { type: 0, t: 2, thread: 1, stack: 'run;a', state: 'STATE_RUNNABLE' },
+  { type: 1, t: 3, thread: 1, stack: 'run;a', duration: 40 },
+  { type: 0, t: 2, thread: 0, stack: 'run;a', state: 'STATE_SLEEPING' },
+  { type: 0, t: 8, thread: 1, stack: 'run;b' },
+  { type: 1, t: 10, thread: 1, stack: 'run;b', duration: 2 },
+  { type: 0, t: 9.99, thread: 0, stack: 'run;a', state: 'STATE_RUNNABLE' },
+  { type: 1, t: 60, thread: 1, stack: 'run;a', duration: 1 },
+];
+const p = buildProfile(types, threads, evs);
+const idx = indexByThread(p);
+const spec = { type: 0, thread: null, stack: /^a$/, exclude: null, state: '', hiddenThreads: new Set<string>() };
+
+describe('density', () => {
+  it('sorts by start only when needed, ties by index', () => {
+    const sorted = Int32Array.from([1, 2, 4]);
+    expect(sortByStart(p, sorted)).toBe(sorted);
+    expect(Array.from(sortByStart(p, Int32Array.from([0, 4, 1, 2])))).toEqual([1, 2, 4, 0]);
+  });
+
+  it('lists one type per thread and overall in time order', () => {
+    const tl = typeLists(p, idx, 0);
+    expect(Array.from(tl.all)).toEqual([1, 2, 4, 0, 5, 7]);
+    expect(Array.from(tl.byThread[0])).toEqual([1, 4, 0, 7]);
+    expect(Array.from(tl.byThread[1])).toEqual([2, 5]);
+  });
+
+  it('counts matching and running events per column with binary searches', () => {
+    const f = filterEvents(p, spec);
+    const tl = typeLists(p, idx, 0);
+    const run = runningStates(p);
+    const cum = cumulate(p, tl.byThread[0], f.match, run);
+    // thread 0: t=1 b sleeping, t=2 a sleeping, t=5 a runnable, t=9.99 a runnable
+    expect(Array.from(cum.match)).toEqual([0, 0, 1, 2, 3]);
+    expect(Array.from(cum.running)).toEqual([0, 0, 0, 1, 2]);
+    const cols = newColumns(5);
+    addColumns(p, cum, 0, 10, cols);
+    expect(Array.from(cols.total)).toEqual([1, 1, 1, 0, 1]);
+    expect(Array.from(cols.match)).toEqual([0, 1, 1, 0, 1]);
+    expect(Array.from(cols.running)).toEqual([0, 0, 1, 0, 1]);
+    // Columns add up across threads (a grouped lane), and a window past the end is empty.
+    addColumns(p, cumulate(p, tl.byThread[1], f.match, run), 0, 10, cols);
+    expect(Array.from(cols.total)).toEqual([1, 2, 1, 0, 2]);
+    const empty = newColumns(3);
+    addColumns(p, cum, 20, 30, empty);
+    expect(Array.from(empty.total)).toEqual([0, 0, 0]);
+  });
+
+  it('selects a time range from the sorted list as selectInRange does, in time order', () => {
+    const f = filterEvents(p, spec);
+    const cum = cumulate(p, typeLists(p, idx, 0).all, f.match, runningStates(p));
+    expect(Array.from(selectSorted(p, cum, null))).toEqual([2, 4, 0, 7]);
+    expect(Array.from(selectSorted(p, cum, [2, 5]))).toEqual([2, 4, 0]);
+    expect(Array.from(selectSorted(p, cum, [2.5, 9.99]))).toEqual([0, 7]);
+    expect(Array.from(selectSorted(p, cum, [11, 20]))).toEqual([]);
+    for (const r of [null, [2, 5], [0, 3], [5, 5]] as const) {
+      expect(Array.from(selectSorted(p, cum, r)).sort()).toEqual(Array.from(selectInRange(p, f.match, r)).sort());
+    }
+  });
+
+  it('agrees with the brute-force histogram on random data', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const many: Ev[] = [];
+    for (let i = 0; i < 3000; i++) {
+      many.push({ type: rnd() < 0.8 ? 0 : 1, t: Math.round(rnd() * 100_000) / 100, thread: rnd() < 0.5 ? 0 : 1, stack: rnd() < 0.3 ? 'run;a' : 'run;b' });
+    }
+    const q = buildProfile(types, threads, many);
+    const f = filterEvents(q, spec);
+    const tl = typeLists(q, indexByThread(q), 0);
+    const cum = cumulate(q, tl.all, f.match, runningStates(q));
+    for (const [from, to, n] of [
+      [0, 1000, 100],
+      [0, 1000, 37],
+      [123.4, 567.8, 250],
+      [990, 1000, 64],
+    ]) {
+      const a = histogram(q, f.ofType, f.match, from, to, n);
+      const b = histogramOf(q, cum, from, to, n);
+      expect(b.matching.reduce((x, y) => x + y, 0)).toBe(a.matching.reduce((x, y) => x + y, 0));
+      expect(b.other.reduce((x, y) => x + y, 0)).toBe(a.other.reduce((x, y) => x + y, 0));
+      let differing = 0;
+      for (let i = 0; i < n; i++) if (a.matching[i] !== b.matching[i] || a.other[i] !== b.other[i]) differing++;
+      // Only an event exactly on a float boundary may land in the neighbouring column.
+      expect(differing).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('finds intervals reaching into a window, including long ones that started before it', () => {
+    const iv = intervals(p, idx);
+    expect(Array.from(iv.byThread[1])).toEqual([3, 6, 8]);
+    expect(Array.from(iv.reach[1])).toEqual([43, 43, 61]);
+    expect(firstReaching(iv, 1, 50)).toBe(2);
+    expect(intervalsIn(p, iv, 1, 20, 30)).toEqual([3]);
+    expect(intervalsIn(p, iv, 1, 11, 13)).toEqual([3, 6]);
+    expect(intervalsIn(p, iv, 1, 44, 59)).toEqual([]);
+    expect(iv.byThread[0]).toHaveLength(0);
+  });
+});
