@@ -16,9 +16,11 @@ import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { CompareTable, MethodsTable } from '../components/Tables';
 import { Timeline } from '../components/Timeline';
-import { defaultEventType, eventChoices, useComparison, useDerived } from './derive';
+import { FRAME_COLOR, FRAME_KIND_NAME, KIND_COLOR, KIND_LIGHT, THEME } from '../components/colors';
+import type { WeightMode } from '../profile-logic/filters';
+import { defaultEventType, eventChoices, useComparison, useDerived, type Derived } from './derive';
 import { fingerprint } from './fingerprint';
-import { initialState, reducer, type ActiveView, type ViewState } from './state';
+import { initialState, reducer, type Action, type ActiveView, type ViewState } from './state';
 import { stateFromUrl, urlFromState } from './url';
 import { UpdatePrompt } from './UpdatePrompt';
 
@@ -245,50 +247,74 @@ function CopyLink() {
 interface WorkspaceProps {
   loaded: Loaded;
   state: ViewState;
-  dispatch: React.Dispatch<import('./state').Action>;
+  dispatch: React.Dispatch<Action>;
   selectedEvent: number | null;
   setSelectedEvent: (i: number | null) => void;
 }
 
+/** How the status line names the selected type's events. */
+const KIND_NOUN: Record<string, string> = {
+  cpu: 'CPU samples',
+  native: 'native samples',
+  wall: 'wall-clock samples',
+  lock: 'lock waits',
+  park: 'parks',
+  sleep: 'sleeps',
+  io: 'I/O events',
+  alloc: 'allocation samples',
+};
+
 function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }: WorkspaceProps) {
   const { profile } = loaded;
   const d = useDerived(profile, state);
-  const rises = useComparison(profile, state, d);
+  const rises = useComparison(profile, state, d, state.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
   const selected = d.selection.length;
+  const noun = type ? (KIND_NOUN[type.kind] ?? `${type.label} events`) : '';
   const status = type
-    ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${type.label} events selected` +
-      ` · ${formatWeight(d.totalWeight, d.weightMode)}` +
+    ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
+      ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
       (state.range ? ` · range ${(state.range[0] / 1000).toFixed(2)}–${(state.range[1] / 1000).toFixed(2)} s` : '')
     : 'This recording has no events with stacks.';
-  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter', bad: boolean, placeholder: string) => (
-    <label className={`field${bad ? ' invalid' : ''}`}>
+  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter', bad: string | null, placeholder: string) => (
+    <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
       <span>{label}</span>
       <input
         type="search"
         aria-label={label}
-        aria-invalid={bad}
+        aria-invalid={bad !== null}
         placeholder={placeholder}
         value={state[key]}
         spellCheck={false}
+        autoComplete="off"
         onChange={(e) => set({ [key]: e.currentTarget.value } as Partial<ViewState>)}
       />
     </label>
   );
+  const regexError = (k: 'thread' | 'stack' | 'exclude') => {
+    const r = d.regex[k];
+    return r.ok ? null : r.error;
+  };
   const views: [ActiveView, string][] = [
     ['flame', 'Flame graph'],
     ['methods', 'Top methods'],
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
+  const gcCount = d.index.unthreaded.length;
+  const kindsPresent = useMemo(() => {
+    const s = new Set<string>();
+    d.intervals.byThread.forEach((l) => l.length && l.forEach((i) => s.add(profile.eventTypes[profile.events.type[i]].kind)));
+    return [...s].sort();
+  }, [d.intervals, profile]);
   return (
     <main className="workspace">
       <section className="filters" aria-label="Filters">
         <label className="field">
           <span>Event</span>
-          <select aria-label="Event" value={type?.name ?? ''} onChange={(e) => set({ eventType: e.currentTarget.value, selectedMethod: null })}>
+          <select aria-label="Event" value={type?.name ?? ''} onChange={(e) => set({ eventType: e.currentTarget.value, selectedMethod: null, threadState: '' })}>
             {choices.map((i) => {
               const t = profile.eventTypes[i];
               return (
@@ -299,9 +325,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
             })}
           </select>
         </label>
-        {input('Thread filter', 'threadFilter', !d.regex.thread.ok, 'regex, e.g. search-worker')}
-        {input('Stack filter', 'stackFilter', !d.regex.stack.ok, 'regex, e.g. NativeThreadSet')}
-        {input('Exclude stacks', 'excludeFilter', !d.regex.exclude.ok, 'regex')}
+        {input('Thread filter', 'threadFilter', regexError('thread'), 'regex on thread name')}
+        {input('Stack filter', 'stackFilter', regexError('stack'), 'regex: keep stacks with a frame…')}
+        {input('Exclude stacks', 'excludeFilter', regexError('exclude'), 'regex: drop stacks with a frame…')}
         {d.states.length > 0 && (
           <label className="field">
             <span>Thread state</span>
@@ -309,54 +335,81 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               <option value="">all</option>
               {d.states.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {s.replace(/^STATE_/, '').toLowerCase()}
                 </option>
               ))}
             </select>
           </label>
         )}
+        <ThreadsMenu profile={profile} derived={d} state={state} dispatch={dispatch} />
         <label className="field">
           <span>Lanes</span>
           <select aria-label="Lane order" value={state.sortLanes} onChange={(e) => set({ sortLanes: e.currentTarget.value as 'name' | 'samples' })}>
-            <option value="name">by name</option>
             <option value="samples">by matching events</option>
+            <option value="name">by name</option>
           </select>
         </label>
         <label className="check">
           <input type="checkbox" checked={state.groupThreads} onChange={(e) => set({ groupThreads: e.currentTarget.checked })} />
-          Group threads by name
+          Group by name
         </label>
-        {state.hiddenThreads.length > 0 && (
-          <button type="button" onClick={() => set({ hiddenThreads: [] })}>
-            Show {state.hiddenThreads.length} hidden thread{state.hiddenThreads.length > 1 ? 's' : ''}
-          </button>
-        )}
-        {state.range && (
-          <button type="button" onClick={() => set({ range: null })}>
-            Clear selection
-          </button>
-        )}
-        {state.range && (
-          <button type="button" onClick={() => set({ baseline: state.range, range: null })} title="Use the selected range as the comparison baseline">
-            Use as baseline
-          </button>
-        )}
-        {state.viewport && (
-          <button type="button" onClick={() => set({ viewport: null })}>
-            Zoom out
-          </button>
-        )}
         {(['thread', 'stack', 'exclude'] as const).map((k) => {
-          const r = d.regex[k];
-          return r.ok ? null : (
+          const err = regexError(k);
+          return err === null ? null : (
             <span key={k} className="regex-error">
-              {k}: {r.error}
+              {k}: {err}
             </span>
           );
         })}
       </section>
-      <div role="status" className="status" aria-live="polite">
-        {status}
+      <div className="statusbar">
+        <div role="status" className="status" aria-live="polite">
+          {status}
+        </div>
+        <div className="tools" aria-label="Timeline tools">
+          {state.range && (
+            <>
+              <button type="button" onClick={() => set({ viewport: state.range })}>
+                Zoom to selection
+              </button>
+              <button type="button" onClick={() => set({ range: null })}>
+                Clear selection
+              </button>
+              <button type="button" onClick={() => set({ baseline: state.range, range: null })} title="Compare later selections against this range">
+                Use as baseline
+              </button>
+            </>
+          )}
+          {state.baseline && (
+            <button type="button" onClick={() => set({ baseline: null })}>
+              Clear baseline
+            </button>
+          )}
+          {state.viewport && (
+            <button type="button" onClick={() => set({ viewport: null })}>
+              Zoom out
+            </button>
+          )}
+          <span className="legend" aria-label="Timeline legend">
+            <i style={{ background: KIND_COLOR[type?.kind ?? 'cpu'] }} /> matching
+            {d.states.length > 1 && (
+              <>
+                <i style={{ background: KIND_LIGHT[type?.kind ?? 'cpu'] }} /> matching, not running
+              </>
+            )}
+            <i style={{ background: THEME.other }} /> filtered out
+            {kindsPresent.map((k) => (
+              <span key={k} className="legend-bar">
+                <i style={{ background: KIND_COLOR[k as keyof typeof KIND_COLOR] }} /> {KIND_LABEL[k] ?? k}
+              </span>
+            ))}
+            {gcCount > 0 && (
+              <>
+                <i style={{ background: THEME.gcMark }} /> GC
+              </>
+            )}
+          </span>
+        </div>
       </div>
       <Timeline profile={profile} derived={d} state={state} dispatch={dispatch} selectedEvent={selectedEvent} onSelectEvent={setSelectedEvent} />
       <div className="lower">
@@ -367,9 +420,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
                 {label}
               </button>
             ))}
-          </nav>
-          {state.view === 'flame' && (
-            <div>
+            {state.view === 'flame' && (
               <div className="flame-bar">
                 <label className="check">
                   <input type="checkbox" checked={state.inverted} onChange={(e) => set({ inverted: e.currentTarget.checked })} />
@@ -377,25 +428,91 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
                 </label>
                 <label className="field inline">
                   <span>Search</span>
-                  <input type="search" aria-label="Search frames" value={state.search} onChange={(e) => set({ search: e.currentTarget.value })} />
+                  <input type="search" aria-label="Search frames" placeholder="highlight frames" value={state.search} onChange={(e) => set({ search: e.currentTarget.value })} />
                 </label>
-                <span className="legend">
-                  <i style={{ background: '#50e150' }} /> Java <i style={{ background: '#50cccc' }} /> inlined <i style={{ background: '#e15a5a' }} /> native{' '}
-                  <i style={{ background: '#c8c83c' }} /> C++ <i style={{ background: '#e17d00' }} /> kernel
+                <span className="legend" aria-label="Frame colours">
+                  {FRAME_KIND_NAME.slice(0, 6).map((n, k) => (
+                    <span key={n}>
+                      <i style={{ background: FRAME_COLOR[k] }} /> {n}
+                    </span>
+                  ))}
                 </span>
               </div>
-              <FlameGraph tree={d.tree} mode={d.weightMode} inverted={state.inverted} search={state.search} onSelect={(name) => set({ selectedMethod: name })} />
-            </div>
-          )}
-          {state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
-          {state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} />}
-          {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
+            )}
+          </nav>
+          <div className="view-body">
+            {state.view === 'flame' && (
+              <FlameGraph
+                tree={d.tree}
+                mode={d.weightMode}
+                inverted={state.inverted}
+                search={state.search}
+                onSelect={(name) => set({ selectedMethod: name })}
+              />
+            )}
+            {state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
+            {state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} />}
+            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
+          </div>
         </div>
         {selectedEvent !== null && selectedEvent < profile.events.length && (
           <EventPanel profile={profile} event={selectedEvent} onClose={() => setSelectedEvent(null)} />
         )}
       </div>
     </main>
+  );
+}
+
+const WEIGHT_LABEL: Record<WeightMode, string> = {
+  samples: '',
+  bytes: 'allocated ',
+  duration: 'wait time ',
+  events: '',
+};
+
+/** Show or hide threads by name; the keyboard way to what right-clicking a lane label does. */
+function ThreadsMenu({ profile, derived, state, dispatch }: { profile: Profile; derived: Derived; state: ViewState; dispatch: React.Dispatch<Action> }) {
+  const [query, setQuery] = useState('');
+  const threads = useMemo(() => {
+    const byName = new Map<string, number>();
+    for (let t = 0; t < profile.threads.length; t++) {
+      if (derived.index.events[t].length === 0) continue;
+      const name = profile.strings[profile.threads.name[t]];
+      byName.set(name, (byName.get(name) ?? 0) + derived.counts.count[t]);
+    }
+    return [...byName].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }));
+  }, [profile, derived.index, derived.counts]);
+  const q = query.toLowerCase();
+  const shown = threads.filter(([n]) => n.toLowerCase().includes(q));
+  const hidden = new Set(state.hiddenThreads);
+  return (
+    <details className="menu">
+      <summary aria-label="Threads">
+        Threads{hidden.size ? ` (${hidden.size} hidden)` : ''}
+      </summary>
+      <div className="menu-body">
+        <input type="search" aria-label="Find thread" placeholder="find thread" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
+        <div className="menu-actions">
+          <button type="button" onClick={() => dispatch({ type: 'showThreads', threads: shown.map(([n]) => n) })}>
+            Show {q ? 'these' : 'all'}
+          </button>
+          <button type="button" onClick={() => dispatch({ type: 'hideThreads', threads: shown.map(([n]) => n) })}>
+            Hide {q ? 'these' : 'all'}
+          </button>
+        </div>
+        <ul>
+          {shown.map(([name, count]) => (
+            <li key={name}>
+              <label className="check">
+                <input type="checkbox" checked={!hidden.has(name)} onChange={() => dispatch({ type: 'toggleHidden', thread: name })} />
+                <span className="thread-name">{name}</span>
+                <span className="count">{formatCount(count)}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </details>
   );
 }
 

@@ -10,6 +10,7 @@ import { callTree, countNodes, invertedTree, prune, type CallNode } from '../pro
 import {
   compileRegex,
   filterEvents,
+  indexByType,
   weightModeOf,
   weightPerStack,
   type Filtered,
@@ -19,6 +20,7 @@ import {
 import { cumulate, intervals, runningStates, selectSorted, typeLists, type Cumulative, type Intervals, type TypeLists } from '../profile-logic/density';
 import { buildLanes, indexByThread, type Lane, type ThreadCounts, type ThreadIndex } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
+import { formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import type { ViewState } from './state';
 
@@ -50,7 +52,7 @@ export function eventChoices(profile: Profile): number[] {
   return profile.eventTypes
     .map((t, i) => ({ t, i }))
     .filter(({ t }) => t.hasStack && t.count > 0 && t.kind !== 'thread' && t.kind !== 'gc')
-    .filter(({ i }) => profile.events.type.includes(i))
+    .filter(({ t }) => t.count > 0)
     .sort((a, b) => order.indexOf(a.t.kind) - order.indexOf(b.t.kind) || b.t.count - a.t.count)
     .map(({ i }) => i);
 }
@@ -72,17 +74,23 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   );
   const hiddenKey = s.hiddenThreads.join('\n');
   const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
+  const byType = useMemo(() => indexByType(profile), [profile]);
+  const candidates = byType[typeIndex] ?? new Int32Array(0);
   const filtered = useMemo(
     () =>
-      filterEvents(profile, {
+      filterEvents(
+        profile,
+        {
         type: typeIndex,
         thread: regex.thread.ok ? regex.thread.re : null,
         stack: regex.stack.ok ? regex.stack.re : null,
         exclude: regex.exclude.ok ? regex.exclude.re : null,
-        state: s.threadState,
-        hiddenThreads: hidden,
-      }),
-    [profile, typeIndex, regex, s.threadState, hidden],
+          state: s.threadState,
+          hiddenThreads: hidden,
+        },
+        candidates,
+      ),
+    [profile, typeIndex, regex, s.threadState, hidden, candidates],
   );
   const index = useMemo(() => indexByThread(profile), [profile]);
   const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
@@ -111,10 +119,11 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const weights = useMemo(() => weightPerStack(profile, selection, weightMode), [profile, selection, weightMode]);
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
-    const t = s.inverted ? invertedTree(profile, weights) : callTree(profile, weights);
+    const root = `all · ${formatWeight(totalWeight, weightMode)}`;
+    const t = s.inverted ? invertedTree(profile, weights, root) : callTree(profile, weights, root);
     // Keep the SVG light: hide slivers under 1/5000 of the total when the tree is large.
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
-  }, [profile, weights, s.inverted]);
+  }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   const states = useMemo(() => {
     const set = new Set<number>();
@@ -126,13 +135,14 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */
-export function useComparison(profile: Profile, s: ViewState, d: Derived): Rise[] | null {
+export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Rise[] | null {
   return useMemo(() => {
-    if (!s.range) return null;
+    if (!s.range || !enabled) return null;
     const e = profile.events;
     const base: number[] = [];
     const [a, b] = s.range;
-    for (let i = 0; i < e.length; i++) {
+    for (let k = 0; k < d.candidates.length; k++) {
+      const i = d.candidates[k];
       if (!d.filtered.match[i]) continue;
       const t = e.start[i];
       const inBase = s.baseline ? t >= s.baseline[0] && t <= s.baseline[1] : t < a || t > b;
@@ -140,5 +150,5 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived): Rise[
     }
     const baseWeights = weightPerStack(profile, Int32Array.from(base), d.weightMode);
     return compareMethods(profile, d.weights, baseWeights);
-  }, [profile, s.range, s.baseline, d.filtered, d.weights, d.weightMode]);
+  }, [profile, s.range, s.baseline, d.filtered, d.weights, d.weightMode, enabled]);
 }

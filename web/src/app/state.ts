@@ -50,6 +50,8 @@ export type Action =
   | { type: 'set'; patch: Partial<ViewState> }
   | { type: 'replace'; state: ViewState }
   | { type: 'toggleHidden'; thread: string }
+  | { type: 'hideThreads'; threads: string[] }
+  | { type: 'showThreads'; threads: string[] }
   | { type: 'reset' };
 
 export function reducer(state: ViewState, action: Action): ViewState {
@@ -63,6 +65,14 @@ export function reducer(state: ViewState, action: Action): ViewState {
         ? state.hiddenThreads.filter((t) => t !== action.thread)
         : [...state.hiddenThreads, action.thread];
       return { ...state, hiddenThreads: hidden };
+    }
+    case 'hideThreads': {
+      const add = action.threads.filter((t) => !state.hiddenThreads.includes(t));
+      return add.length ? { ...state, hiddenThreads: [...state.hiddenThreads, ...add] } : state;
+    }
+    case 'showThreads': {
+      const keep = state.hiddenThreads.filter((t) => !action.threads.includes(t));
+      return keep.length !== state.hiddenThreads.length ? { ...state, hiddenThreads: keep } : state;
     }
     case 'reset':
       return { ...initialState, eventType: state.eventType };

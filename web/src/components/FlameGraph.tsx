@@ -1,6 +1,11 @@
 /**
- * d3-flame-graph of a call tree. Labels and tooltips are set as text (names come from the file).
- * Click a frame to zoom; the search box highlights matching frames.
+ * d3-flame-graph of a call tree. d3-flame-graph sets labels and <title>s with `.text()`, and the
+ * tooltip below is given `.text()` too, so names from the file are never parsed as HTML.
+ *
+ *   tree (memoised selector) ─ chart built once per tree/inverted ─ search and width applied
+ *   to the live chart (no rebuild per keystroke or resize)
+ *
+ * Click a frame to zoom into it (and choose its method); the root resets the zoom.
  */
 import flamegraph, { tooltip, type FlameGraph as Chart, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3';
@@ -18,26 +23,36 @@ interface Props {
   onSelect?: (name: string) => void;
 }
 
+const ROOT_COLOR = '#dee2e6';
+
 export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<CallNode> | null>(null);
-  const total = tree.value;
   const onSelectRef = useRef(onSelect);
+  const searchRef = useRef(search);
   useEffect(() => {
     onSelectRef.current = onSelect;
-  }, [onSelect]);
+    searchRef.current = search;
+  }, [onSelect, search]);
 
   useEffect(() => {
     const div = el.current;
     if (!div) return;
     div.replaceChildren();
-    const width = Math.max(300, div.clientWidth);
+    if (tree.value <= 0) return;
+    const total = tree.value;
     const tip = tooltip.defaultFlamegraphTooltip().text((d) => {
       const n = d.data as CallNode;
-      return `${n.name}\n${formatWeight(n.value, mode)} (${formatPercent(n.value, total)} of selection), self ${formatWeight(n.self, mode)}\n${FRAME_KIND_NAME[n.kind] ?? ''}`;
+      if (d.depth === 0) return `${formatWeight(n.value, mode)} in the selection`;
+      return [
+        n.name,
+        `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of selection)`,
+        `self  ${formatWeight(n.self, mode)}  (${formatPercent(n.self, total)})`,
+        FRAME_KIND_NAME[n.kind] ?? '',
+      ].join('\n');
     });
     const c = flamegraph<CallNode>()
-      .width(width)
+      .width(Math.max(300, div.clientWidth))
       .cellHeight(18)
       .minFrameSize(1)
       .transitionDuration(0)
@@ -45,19 +60,53 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
       .sort(true)
       .tooltip(tip)
       .setColorMapper((d: FlameNode<CallNode>, original: string) => {
-        if ((d.data as CallNode & { highlight?: boolean }).highlight) return original;
-        return d.depth === 0 ? '#dee2e6' : (FRAME_COLOR[d.data.kind] ?? '#c0c0c0');
+        if ((d as unknown as { highlight?: boolean }).highlight) return '#e64980';
+        if (d.depth === 0) return ROOT_COLOR;
+        return FRAME_COLOR[d.data.kind] ?? original;
       })
-      .setSearchMatch((d, term) => term !== '' && d.data.name.includes(term))
-      .onClick((d) => onSelectRef.current?.(d.data.name));
+      .setSearchMatch((d, term) => term !== '' && d.data.name.toLowerCase().includes(term.toLowerCase()))
+      .onClick((d) => {
+        if (d.depth > 0) onSelectRef.current?.(d.data.name);
+      });
     select(div).datum(tree).call(c);
     chart.current = c;
-    if (search) c.search(search);
+    if (searchRef.current) c.search(searchRef.current);
+    // The root sits at the bottom of a normal flame graph: start there.
+    const pane = div.parentElement;
+    if (pane && !inverted) pane.scrollTop = pane.scrollHeight;
     return () => {
+      chart.current = null;
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
     };
-  }, [tree, mode, inverted, total, search]);
+  }, [tree, mode, inverted]);
 
-  return <div ref={el} className="flame" data-testid="flamegraph" aria-label="Flame graph" />;
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    if (search) c.search(search);
+    else c.clear();
+  }, [search, tree, inverted]);
+
+  useEffect(() => {
+    const div = el.current;
+    if (!div) return;
+    let last = div.clientWidth;
+    const ro = new ResizeObserver(() => {
+      const w = div.clientWidth;
+      if (Math.abs(w - last) < 4 || !chart.current) return;
+      last = w;
+      chart.current.width(Math.max(300, w));
+      chart.current.update();
+    });
+    ro.observe(div);
+    return () => ro.disconnect();
+  }, []);
+
+  return (
+    <div className="flame" data-testid="flamegraph" aria-label="Flame graph" role="group">
+      <div ref={el} />
+      {tree.value <= 0 && <p className="empty">Nothing selected: no event of this type passes the filters in this range.</p>}
+    </div>
+  );
 }

@@ -1,28 +1,40 @@
 /**
  * The timeline: an activity histogram (matching vs other events per time bucket), a time axis,
- * and one lane per thread with sample ticks and wait/I-O bars; GC as a band across the lanes.
- * Everything is drawn on canvases sized to the viewport, never to the data: only visible lanes
- * and the events inside the visible time window are touched.
+ * and one lane per thread; GC pauses as a band across the lanes.
  *
- * Mouse: drag to select a range, shift-drag (or drag on the axis) to pan, wheel over the
- * histogram or ctrl+wheel to zoom, click a tick or bar for its details, right-click a lane name
- * to hide the thread. Keys: + − zoom, ← → pan, 0 whole recording, Esc clears the selection.
+ *   ┌ label ┬──────────── histogram (drag: select · wheel: zoom) ───────────┐
+ *   │       ├──────────── axis (drag: pan) ───────────────────────────────────┤
+ *   │ lane  │ ▂▅█▃ sample density per pixel column (colour: matching/state) │
+ *   │       │ ▬▬▬  ▬  lock / park / sleep / I-O bars with their duration     │
+ *   └───────┴───────────────────────────────────────────────────────────────┘
+ *
+ * Canvases are sized to the viewport, never to the data: a frame draws only the visible lanes,
+ * and per pixel column it reads running counts (profile-logic/density) with two binary
+ * searches, so its cost does not grow with the number of events.
+ *
+ * Mouse: drag to select a range, shift-drag or drag on the axis to pan, wheel over the
+ * histogram/axis (or ctrl+wheel anywhere) to zoom, shift+wheel to pan, click a sample or bar
+ * for its details, right-click a lane name to hide its thread. Keys (timeline focused): + −
+ * zoom, ← → pan, 0 whole recording, Enter select the visible window, Esc clear the selection.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
 import type { Derived } from '../app/derive';
 import type { Action, ViewState } from '../app/state';
-import { histogram } from '../profile-logic/histogram';
-import { lowerBound } from '../profile-logic/lanes';
+import { histogramOf } from '../profile-logic/histogram';
+import { addColumns, clearColumns, firstAtOrAfter, firstReaching, newColumns, type Columns } from '../profile-logic/density';
 import type { Profile } from '../profile-logic/profile';
-import { formatMs } from '../profile-logic/format';
+import { formatCount, formatMs } from '../profile-logic/format';
 import { stackNames } from '../profile-logic/collapsed';
-import { KIND_COLOR } from './colors';
+import { KIND_COLOR, KIND_LIGHT, THEME } from './colors';
 
-const LABEL_W = 230;
-const HIST_H = 70;
+const LABEL_W = 220;
+const HIST_H = 64;
 const AXIS_H = 20;
-const LANE_H = 20;
-const INTERVAL_KINDS = new Set(['lock', 'park', 'sleep', 'io']);
+const LANE_H = 22;
+const TICK_TOP = 2;
+const TICK_H = 12;
+const BAR_TOP = TICK_TOP + TICK_H + 1;
+const BAR_H = 5;
 
 interface Props {
   profile: Profile;
@@ -39,17 +51,25 @@ interface Hover {
   lines: string[];
 }
 
-function useWidth(ref: React.RefObject<HTMLElement | null>): number {
-  const [w, setW] = useState(800);
+interface Drag {
+  x0: number;
+  x1: number;
+  pan: boolean;
+  vp0: [number, number];
+}
+
+function useSize(ref: React.RefObject<HTMLElement | null>): { w: number; h: number } {
+  const [size, setSize] = useState({ w: 800, h: 300 });
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setW(el.clientWidth));
+    const update = () => setSize((s) => (s.w === el.clientWidth && s.h === el.clientHeight ? s : { w: el.clientWidth, h: el.clientHeight }));
+    const ro = new ResizeObserver(update);
     ro.observe(el);
-    setW(el.clientWidth);
+    update();
     return () => ro.disconnect();
   }, [ref]);
-  return w;
+  return size;
 }
 
 function niceStep(span: number, px: number): number {
@@ -59,199 +79,256 @@ function niceStep(span: number, px: number): number {
   return p * 10;
 }
 
+/** A canvas 2D context scaled for the device's pixel ratio, its backing store sized to w × h CSS px. */
+function context(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D {
+  const dpr = window.devicePixelRatio || 1;
+  if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+  }
+  const g = c.getContext('2d')!;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, w, h);
+  return g;
+}
+
 export function Timeline({ profile, derived, state, dispatch, selectedEvent, onSelectEvent }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLCanvasElement>(null);
   const body = useRef<HTMLCanvasElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrap);
+  const width = useSize(wrap).w;
+  const viewH = useSize(scroller).h;
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewH, setViewH] = useState(400);
-  const [drag, setDrag] = useState<{ x0: number; x1: number; pan: boolean; vp0: [number, number] } | null>(null);
+  const [drag, setDrag] = useState<Drag | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
+  const [cursorX, setCursorX] = useState<number | null>(null);
   const duration = Math.max(profile.info.durationMs, 1);
   const vp = useMemo<[number, number]>(() => state.viewport ?? [0, duration], [state.viewport, duration]);
-  const plotW = Math.max(50, width - LABEL_W);
+  const plotW = Math.max(50, Math.floor(width - LABEL_W));
   const xOf = useCallback((t: number) => LABEL_W + ((t - vp[0]) / (vp[1] - vp[0])) * plotW, [vp, plotW]);
   const tOf = useCallback((x: number) => vp[0] + ((x - LABEL_W) / plotW) * (vp[1] - vp[0]), [vp, plotW]);
   const kinds = useMemo(() => profile.eventTypes.map((t) => t.kind), [profile]);
-  const hist = useMemo(
-    () => histogram(profile, derived.filtered.ofType, derived.filtered.match, vp[0], vp[1], Math.max(10, Math.floor(plotW / 4))),
-    [profile, derived.filtered, vp, plotW],
+  const typeKind = kinds[derived.typeIndex] ?? 'cpu';
+  const hasStates = derived.states.length > 1;
+  const buckets = Math.max(10, Math.floor(plotW / 3));
+  const hist = useMemo(() => histogramOf(profile, derived.density.all, vp[0], vp[1], buckets), [profile, derived.density, vp, buckets]);
+  const gcEvents = useMemo(() => {
+    const e = profile.events;
+    return Array.from(derived.index.unthreaded).filter((i) => kinds[e.type[i]] === 'gc' && e.duration[i] > 0);
+  }, [profile, derived.index, kinds]);
+  const selectionTimes = useMemo(
+    () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : state.range),
+    [drag, tOf, state.range],
   );
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setViewH(el.clientHeight));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
 
   // Histogram and axis.
   useEffect(() => {
     const c = head.current;
     if (!c) return;
-    const dpr = window.devicePixelRatio || 1;
-    c.width = width * dpr;
-    c.height = (HIST_H + AXIS_H) * dpr;
-    const g = c.getContext('2d')!;
-    g.scale(dpr, dpr);
-    g.clearRect(0, 0, width, HIST_H + AXIS_H);
-    g.fillStyle = '#f8f9fa';
+    const g = context(c, width, HIST_H + AXIS_H);
+    g.fillStyle = THEME.labelBg;
     g.fillRect(0, 0, LABEL_W, HIST_H + AXIS_H);
-    g.fillStyle = '#495057';
     g.font = '12px system-ui, sans-serif';
+    g.fillStyle = THEME.text;
     g.fillText('Activity', 8, 16);
-    g.fillStyle = KIND_COLOR[kinds[derived.typeIndex] ?? 'cpu'];
-    g.fillRect(8, 26, 10, 10);
-    g.fillStyle = '#495057';
-    g.fillText('matching filters', 22, 35);
-    g.fillStyle = '#ced4da';
-    g.fillRect(8, 42, 10, 10);
-    g.fillStyle = '#495057';
-    g.fillText('other', 22, 51);
+    g.fillStyle = THEME.muted;
     const n = hist.matching.length;
     let max = 1;
     for (let i = 0; i < n; i++) max = Math.max(max, hist.matching[i] + hist.other[i]);
+    g.fillText(`max ${formatCount(max)} per ${formatMs((vp[1] - vp[0]) / n)}`, 8, 32);
     const bw = plotW / n;
+    const colour = KIND_COLOR[typeKind];
     for (let i = 0; i < n; i++) {
+      const total = hist.matching[i] + hist.other[i];
+      if (total === 0) continue;
       const x = LABEL_W + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
-      g.fillStyle = '#ced4da';
+      g.fillStyle = THEME.other;
       g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
-      g.fillStyle = KIND_COLOR[kinds[derived.typeIndex] ?? 'cpu'];
-      g.fillRect(x, HIST_H - hm, Math.max(1, bw - 0.5), hm);
+      g.fillStyle = colour;
+      // A matching bucket stays visible however small its share.
+      g.fillRect(x, HIST_H - Math.max(hm, hist.matching[i] > 0 ? 2 : 0), Math.max(1, bw - 0.5), Math.max(hm, hist.matching[i] > 0 ? 2 : 0));
+    }
+    for (const i of gcEvents) {
+      const e = profile.events;
+      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
+      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      g.fillStyle = THEME.gcMark;
+      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
     }
     // Axis.
-    g.fillStyle = '#fff';
+    g.fillStyle = THEME.axisBg;
     g.fillRect(LABEL_W, HIST_H, plotW, AXIS_H);
-    g.strokeStyle = '#adb5bd';
-    g.beginPath();
-    g.moveTo(LABEL_W, HIST_H + 0.5);
-    g.lineTo(width, HIST_H + 0.5);
-    g.stroke();
+    g.fillStyle = THEME.rule;
+    g.fillRect(0, HIST_H, width, 1);
     const step = niceStep(vp[1] - vp[0], plotW);
-    g.fillStyle = '#495057';
+    g.fillStyle = THEME.muted;
     for (let t = Math.ceil(vp[0] / step) * step; t <= vp[1]; t += step) {
-      const x = xOf(t);
+      const x = Math.round(xOf(t));
       g.fillRect(x, HIST_H, 1, 5);
       g.fillText(formatMs(t), x + 3, HIST_H + 15);
     }
-    // Selection.
-    const sel = drag && !drag.pan ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : state.range;
-    if (sel) {
-      g.fillStyle = 'rgba(28, 126, 214, 0.15)';
-      g.fillRect(xOf(sel[0]), 0, xOf(sel[1]) - xOf(sel[0]), HIST_H + AXIS_H);
+    g.fillStyle = THEME.text;
+    g.fillText(state.viewport ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording', 8, HIST_H + 15);
+    if (selectionTimes) {
+      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      g.fillStyle = THEME.selection;
+      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HIST_H + AXIS_H);
     }
     if (state.baseline) {
-      g.fillStyle = 'rgba(134, 142, 150, 0.18)';
-      g.fillRect(xOf(state.baseline[0]), 0, xOf(state.baseline[1]) - xOf(state.baseline[0]), HIST_H);
+      const a = Math.max(LABEL_W, xOf(state.baseline[0]));
+      g.fillStyle = THEME.baseline;
+      g.fillRect(a, 0, Math.max(1, xOf(state.baseline[1]) - a), HIST_H);
+      g.fillStyle = THEME.muted;
+      g.fillText('baseline', a + 3, 12);
     }
-  }, [width, hist, plotW, vp, xOf, tOf, drag, state.range, state.baseline, kinds, derived.typeIndex]);
+  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, state.baseline, state.viewport, typeKind, gcEvents]);
+
+  // Per-frame column buffers, reused across frames.
+  const colsRef = useRef<Columns[]>([]);
 
   // Lanes.
   useEffect(() => {
     const c = body.current;
     if (!c) return;
-    const dpr = window.devicePixelRatio || 1;
     const h = viewH;
-    c.width = width * dpr;
-    c.height = h * dpr;
-    const g = c.getContext('2d')!;
-    g.scale(dpr, dpr);
-    g.clearRect(0, 0, width, h);
+    const g = context(c, width, h);
     const e = profile.events;
-    const { match, ofType } = derived.filtered;
+    const lanes = derived.lanes;
     const first = Math.floor(scrollTop / LANE_H);
-    const last = Math.min(derived.lanes.length, Math.ceil((scrollTop + h) / LANE_H));
-    g.font = '12px system-ui, sans-serif';
-    const typeColor = KIND_COLOR[kinds[derived.typeIndex] ?? 'cpu'];
+    const last = Math.min(lanes.length, Math.ceil((scrollTop + h) / LANE_H));
+    const visible = Math.max(0, last - first);
+    while (colsRef.current.length < visible) colsRef.current.push(newColumns(plotW));
+    const cols = colsRef.current.map((x) => (x.total.length === plotW ? x : newColumns(plotW)));
+    colsRef.current = cols;
+    // Counts per pixel column for every visible lane, then one scale for all of them.
+    let max = 1;
+    for (let v = 0; v < visible; v++) {
+      const col = cols[v];
+      clearColumns(col);
+      for (const t of lanes[first + v].threads) addColumns(profile, derived.density.byThread[t], vp[0], vp[1], col);
+      for (let x = 0; x < plotW; x++) if (col.total[x] > max) max = col.total[x];
+    }
+    // Backgrounds.
     for (let li = first; li < last; li++) {
-      const lane = derived.lanes[li];
       const y = li * LANE_H - scrollTop;
-      g.fillStyle = li % 2 ? '#f8f9fa' : '#ffffff';
-      g.fillRect(0, y, width, LANE_H);
-      g.save();
-      g.beginPath();
-      g.rect(LABEL_W, y, plotW, LANE_H);
-      g.clip();
-      for (const t of lane.threads) {
-        const list = derived.index.events[t];
-        let k = lowerBound(profile, list, vp[0] - duration * 0.02);
-        // Intervals that started before the window may still cover it: step back a little.
-        while (k > 0 && e.start[list[k - 1]] + e.duration[list[k - 1]] > vp[0] && k > lowerBound(profile, list, vp[0]) - 256) k--;
-        let lastX = -1;
-        let lastMatch = -1;
-        for (; k < list.length; k++) {
+      g.fillStyle = li % 2 ? THEME.laneAlt : THEME.lane;
+      g.fillRect(LABEL_W, y, plotW, LANE_H);
+    }
+    // GC band under the ticks.
+    g.fillStyle = THEME.gcBand;
+    for (const i of gcEvents) {
+      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
+      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), h);
+    }
+    // Density ticks: one path per colour for all lanes.
+    const other = new Path2D();
+    const strong = new Path2D();
+    const light = new Path2D();
+    for (let v = 0; v < visible; v++) {
+      const col = cols[v];
+      const base = (first + v) * LANE_H - scrollTop + TICK_TOP + TICK_H;
+      for (let x = 0; x < plotW; x++) {
+        const total = col.total[x];
+        if (total === 0) continue;
+        const hh = Math.max(2, Math.round(TICK_H * Math.sqrt(total / max)));
+        const m = col.match[x];
+        let hm = m > 0 ? Math.max(2, Math.round((hh * m) / total)) : 0;
+        if (hm > hh) hm = hh;
+        const hr = m > 0 ? Math.round((hm * col.running[x]) / m) : 0;
+        if (hh > hm) other.rect(LABEL_W + x, base - hh, 1, hh - hm);
+        if (hr > 0) strong.rect(LABEL_W + x, base - hr, 1, hr);
+        if (hm > hr) light.rect(LABEL_W + x, base - hm, 1, hm - hr);
+      }
+    }
+    g.fillStyle = THEME.other;
+    g.fill(other);
+    g.fillStyle = KIND_COLOR[typeKind];
+    g.fill(strong);
+    g.fillStyle = hasStates ? KIND_LIGHT[typeKind] : KIND_COLOR[typeKind];
+    g.fill(light);
+    // Interval bars: merged per pixel; a run of bars inside one pixel is skipped by binary search.
+    const { match, ofType } = derived.filtered;
+    const px = (vp[1] - vp[0]) / plotW;
+    for (let li = first; li < last; li++) {
+      const y = li * LANE_H - scrollTop + BAR_TOP;
+      for (const t of lanes[li].threads) {
+        const list = derived.intervals.byThread[t];
+        const reach = derived.intervals.reach[t];
+        let k = firstReaching(derived.intervals, t, vp[0]);
+        while (k < list.length) {
           const i = list[k];
           const t0 = e.start[i];
           if (t0 > vp[1]) break;
+          const x0 = Math.max(LABEL_W, Math.floor(xOf(t0)));
+          let end = t0 + e.duration[i];
+          // Everything starting within the next pixel is drawn as part of this bar.
+          const next = firstAtOrAfter(e.start, list, t0 + px, k + 1);
+          if (next > k + 1) end = Math.max(end, reach[next - 1]);
+          const x1 = Math.min(LABEL_W + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
           const kind = kinds[e.type[i]];
-          if (INTERVAL_KINDS.has(kind) && e.duration[i] > 0) {
-            const x0 = xOf(t0);
-            const x1 = Math.max(x0 + 1, xOf(t0 + e.duration[i]));
-            const strong = ofType[i] ? match[i] === 1 : true;
-            g.fillStyle = strong ? KIND_COLOR[kind] : '#dee2e6';
-            g.globalAlpha = ofType[i] && match[i] ? 0.95 : 0.55;
-            g.fillRect(x0, y + 11, x1 - x0, 7);
-            g.globalAlpha = 1;
-          } else if (ofType[i]) {
-            const x = Math.floor(xOf(t0));
-            const m = match[i];
-            if (x === lastX && m <= lastMatch) continue;
-            lastX = x;
-            lastMatch = m;
-            g.fillStyle = m ? typeColor : '#ced4da';
-            g.fillRect(x, y + 2, 1, m ? 9 : 6);
-          }
+          const filteredOut = ofType[i] === 1 && match[i] === 0;
+          g.globalAlpha = filteredOut ? 0.35 : ofType[i] ? 1 : 0.7;
+          g.fillStyle = filteredOut ? THEME.other : KIND_COLOR[kind];
+          g.fillRect(x0, y, x1 - x0, BAR_H);
+          k = next;
         }
       }
-      g.restore();
-      // Label.
-      g.fillStyle = '#f1f3f5';
-      g.fillRect(0, y, LABEL_W, LANE_H);
-      g.fillStyle = lane.matching ? '#212529' : '#868e96';
-      const label = lane.label.length > 26 ? `${lane.label.slice(0, 25)}…` : lane.label;
-      g.fillText(label, 6, y + 14);
-      g.fillStyle = '#868e96';
-      const cnt = String(lane.matching === lane.count ? lane.count : `${lane.matching}/${lane.count}`);
-      g.fillText(cnt, LABEL_W - 6 - g.measureText(cnt).width, y + 14);
     }
-    // GC band across all lanes.
-    const gcList = derived.index.unthreaded;
-    g.fillStyle = 'rgba(252, 196, 25, 0.28)';
-    for (let k = lowerBound(profile, gcList, vp[0] - duration * 0.05); k < gcList.length; k++) {
-      const i = gcList[k];
-      if (e.start[i] > vp[1]) break;
-      if (kinds[e.type[i]] !== 'gc') continue;
-      const x0 = xOf(e.start[i]);
-      g.fillRect(Math.max(LABEL_W, x0), 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), h);
-    }
-    const sel = drag && !drag.pan ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : state.range;
-    if (sel) {
-      g.fillStyle = 'rgba(28, 126, 214, 0.10)';
-      g.fillRect(Math.max(LABEL_W, xOf(sel[0])), 0, xOf(sel[1]) - Math.max(LABEL_W, xOf(sel[0])), h);
+    g.globalAlpha = 1;
+    // Selection and the selected event.
+    if (selectionTimes) {
+      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      g.fillStyle = THEME.selection;
+      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), h);
     }
     if (selectedEvent !== null && selectedEvent < e.length) {
-      const li = derived.lanes.findIndex((l) => l.threads.includes(e.thread[selectedEvent]));
+      const li = lanes.findIndex((l) => l.threads.includes(e.thread[selectedEvent]));
       if (li >= 0) {
-        g.strokeStyle = '#212529';
-        g.lineWidth = 2;
         const x = xOf(e.start[selectedEvent]);
+        g.strokeStyle = THEME.text;
+        g.lineWidth = 1.5;
         g.strokeRect(x - 3, li * LANE_H - scrollTop + 1, Math.max(6, xOf(e.start[selectedEvent] + e.duration[selectedEvent]) - x + 6), LANE_H - 2);
         g.lineWidth = 1;
       }
     }
-  }, [profile, derived, width, viewH, scrollTop, vp, xOf, tOf, plotW, drag, state.range, kinds, duration, selectedEvent]);
+    // Labels last, over anything that spilled left.
+    g.font = '12px system-ui, sans-serif';
+    for (let li = first; li < last; li++) {
+      const lane = lanes[li];
+      const y = li * LANE_H - scrollTop;
+      g.fillStyle = THEME.labelBg;
+      g.fillRect(0, y, LABEL_W, LANE_H);
+      g.fillStyle = THEME.rule;
+      g.fillRect(LABEL_W - 1, y, 1, LANE_H);
+      const cnt = lane.matching === lane.count ? formatCount(lane.count) : `${formatCount(lane.matching)}/${formatCount(lane.count)}`;
+      const cw = g.measureText(cnt).width;
+      g.fillStyle = THEME.muted;
+      g.fillText(cnt, LABEL_W - 8 - cw, y + 15);
+      g.fillStyle = lane.matching ? THEME.text : THEME.muted;
+      let label = lane.label;
+      const room = LABEL_W - 22 - cw;
+      if (g.measureText(label).width > room) {
+        while (label.length > 1 && g.measureText(`${label}…`).width > room) label = label.slice(0, -1);
+        label += '…';
+      }
+      g.fillText(label, 8, y + 15);
+    }
+    if (lanes.length === 0) {
+      g.fillStyle = THEME.muted;
+      g.fillText('No thread matches the thread filter.', LABEL_W + 12, 18);
+    }
+  }, [profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, kinds, typeKind, hasStates, selectedEvent, gcEvents]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
-      const span = Math.max(b - a, 0.05);
+      const span = Math.max(b - a, 0.01);
+      if (span >= duration) return dispatch({ type: 'set', patch: { viewport: null } });
       let from = a;
       let to = a + span;
-      if (span >= duration) return dispatch({ type: 'set', patch: { viewport: null } });
       if (from < 0) [from, to] = [0, span];
       if (to > duration) [from, to] = [duration - span, duration];
       dispatch({ type: 'set', patch: { viewport: [from, to] } });
@@ -259,43 +336,63 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     [dispatch, duration],
   );
 
-  const zoomAt = useCallback(
-    (t: number, factor: number) => setViewport(t - (t - vp[0]) * factor, t + (vp[1] - t) * factor),
-    [setViewport, vp],
-  );
+  const zoomAt = useCallback((t: number, factor: number) => setViewport(t - (t - vp[0]) * factor, t + (vp[1] - t) * factor), [setViewport, vp]);
 
   // Wheel zoom needs a non-passive listener.
   useEffect(() => {
     const els = [head.current, body.current].filter((x): x is HTMLCanvasElement => x !== null);
     const onWheel = (ev: WheelEvent) => {
       const onHead = ev.currentTarget === head.current;
-      if (!onHead && !ev.ctrlKey && !ev.metaKey) return;
+      const span = vp[1] - vp[0];
+      if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
+        ev.preventDefault();
+        const d = (ev.shiftKey ? ev.deltaY || ev.deltaX : ev.deltaX) / plotW;
+        setViewport(vp[0] + d * span, vp[1] + d * span);
+        return;
+      }
+      if (!onHead && !ev.ctrlKey && !ev.metaKey) return; // plain wheel on the lanes scrolls them
       ev.preventDefault();
       const rect = (ev.currentTarget as HTMLElement).getBoundingClientRect();
-      zoomAt(tOf(ev.clientX - rect.left), ev.deltaY > 0 ? 1.25 : 0.8);
+      const x = ev.clientX - rect.left;
+      zoomAt(x < LABEL_W ? (vp[0] + vp[1]) / 2 : tOf(x), Math.pow(1.0015, ev.deltaY));
     };
     els.forEach((el) => el.addEventListener('wheel', onWheel, { passive: false }));
     return () => els.forEach((el) => el.removeEventListener('wheel', onWheel));
-  }, [zoomAt, tOf]);
+  }, [zoomAt, tOf, vp, plotW, setViewport]);
 
+  /** The event under (x, y) in the lanes: a bar when y is in the bar strip, else the nearest sample. */
   const eventAt = useCallback(
     (x: number, yInBody: number): number | null => {
       const lane = derived.lanes[Math.floor((yInBody + scrollTop) / LANE_H)];
       if (!lane || x < LABEL_W) return null;
+      const inLane = (yInBody + scrollTop) % LANE_H;
       const t = tOf(x);
-      const tol = ((vp[1] - vp[0]) / plotW) * 4;
+      const tol = ((vp[1] - vp[0]) / plotW) * 3;
       const e = profile.events;
       let best: number | null = null;
       let bestD = Infinity;
+      if (inLane >= BAR_TOP - 2) {
+        for (const th of lane.threads) {
+          const list = derived.intervals.byThread[th];
+          for (let k = firstReaching(derived.intervals, th, t - tol); k < list.length; k++) {
+            const i = list[k];
+            if (e.start[i] > t + tol) break;
+            const d = t < e.start[i] ? e.start[i] - t : Math.max(0, t - e.start[i] - e.duration[i]);
+            if (d <= tol && d < bestD) {
+              bestD = d;
+              best = i;
+            }
+          }
+        }
+        if (best !== null) return best;
+      }
       for (const th of lane.threads) {
-        const list = derived.index.events[th];
-        const from = Math.max(0, lowerBound(profile, list, t - tol) - 64);
-        for (let k = from; k < list.length; k++) {
-          const i = list[k];
-          if (e.start[i] > t + tol) break;
-          const interval = INTERVAL_KINDS.has(kinds[e.type[i]]) && e.duration[i] > 0;
-          if (!interval && !derived.filtered.ofType[i]) continue;
-          const d = interval && t >= e.start[i] && t <= e.start[i] + e.duration[i] ? 0 : Math.abs(e.start[i] - t);
+        const list = derived.lists.byThread[th];
+        const k = firstAtOrAfter(e.start, list, t);
+        for (const j of [k - 1, k]) {
+          if (j < 0 || j >= list.length) continue;
+          const i = list[j];
+          const d = Math.abs(e.start[i] - t);
           if (d <= tol && d < bestD) {
             bestD = d;
             best = i;
@@ -304,7 +401,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       }
       return best;
     },
-    [derived, scrollTop, tOf, vp, plotW, profile, kinds],
+    [derived, scrollTop, tOf, vp, plotW, profile],
   );
 
   const describe = useCallback(
@@ -312,42 +409,74 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       const e = profile.events;
       const type = profile.eventTypes[e.type[i]];
       const th = e.thread[i] >= 0 ? profile.strings[profile.threads.name[e.thread[i]]] : '–';
-      const lines = [`${type.label} at ${formatMs(e.start[i])}${e.duration[i] > 0 ? `, ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
+      const lines = [`${type.label} at ${formatMs(e.start[i])}${e.duration[i] > 0 ? `, lasting ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
+      if (e.state[i] >= 0) lines.push(profile.strings[e.state[i]]);
       if (e.subject[i] >= 0) lines.push(profile.strings[e.subject[i]]);
-      if (e.stack[i] >= 0) lines.push(...stackNames(profile, e.stack[i]).reverse().slice(0, 5).map((f) => `  ${f}`));
+      if (derived.filtered.ofType[i] && !derived.filtered.match[i]) lines.push('(filtered out)');
+      if (e.stack[i] >= 0) {
+        const frames = stackNames(profile, e.stack[i]).reverse();
+        lines.push(...frames.slice(0, 6).map((f) => `  ${f}`));
+        if (frames.length > 6) lines.push(`  … ${frames.length - 6} more (click for all)`);
+      }
       return lines;
     },
-    [profile],
+    [profile, derived.filtered],
   );
 
-  const onDown = (ev: React.MouseEvent, onAxis: boolean) => {
+  const describeBucket = useCallback(
+    (x: number): string[] => {
+      const n = hist.matching.length;
+      const b = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
+      const w = (vp[1] - vp[0]) / n;
+      return [
+        `${formatMs(vp[0] + b * w)} – ${formatMs(vp[0] + (b + 1) * w)}`,
+        `${formatCount(hist.matching[b])} matching, ${formatCount(hist.other[b])} other`,
+      ];
+    },
+    [hist, plotW, vp],
+  );
+
+  const onDown = (ev: React.PointerEvent, onAxis: boolean) => {
+    if (ev.button !== 0 && ev.button !== 1) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
     if (x < LABEL_W) return;
+    ev.currentTarget.setPointerCapture(ev.pointerId);
     setDrag({ x0: x, x1: x, pan: onAxis || ev.shiftKey || ev.button === 1, vp0: vp });
   };
-  const onMove = (ev: React.MouseEvent, inBody: boolean) => {
+  const onMove = (ev: React.PointerEvent, inBody: boolean) => {
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
     const y = ev.clientY - rect.top;
+    setCursorX(x >= LABEL_W ? x : null);
     if (drag) {
       if (drag.pan) {
         const dt = ((drag.x0 - x) / plotW) * (drag.vp0[1] - drag.vp0[0]);
         setViewport(drag.vp0[0] + dt, drag.vp0[1] + dt);
-      } else setDrag({ ...drag, x1: x });
+      } else setDrag({ ...drag, x1: Math.min(LABEL_W + plotW, Math.max(LABEL_W, x)) });
+      setHover(null);
       return;
     }
-    if (inBody) {
+    if (x < LABEL_W) {
+      const lane = inBody ? derived.lanes[Math.floor((y + scrollTop) / LANE_H)] : undefined;
+      setHover(
+        lane
+          ? { x: ev.clientX, y: ev.clientY, lines: [lane.label, `${formatCount(lane.matching)} of ${formatCount(lane.count)} matching`, 'right-click: hide'] }
+          : null,
+      );
+    } else if (inBody) {
       const i = eventAt(x, y);
       setHover(i === null ? null : { x: ev.clientX, y: ev.clientY, lines: describe(i) });
-    } else if (x >= LABEL_W) {
-      setHover({ x: ev.clientX, y: ev.clientY, lines: [formatMs(tOf(x))] });
-    } else setHover(null);
+    } else if (y < HIST_H) {
+      setHover({ x: ev.clientX, y: ev.clientY, lines: describeBucket(x) });
+    } else {
+      setHover({ x: ev.clientX, y: ev.clientY, lines: [formatMs(tOf(x)), 'drag to pan, wheel to zoom'] });
+    }
   };
-  const onUp = (ev: React.MouseEvent, inBody: boolean) => {
+  const onUp = (ev: React.PointerEvent, inBody: boolean) => {
     if (!drag) return;
     const rect = ev.currentTarget.getBoundingClientRect();
-    const x = ev.clientX - rect.left;
+    const x = Math.min(LABEL_W + plotW, Math.max(LABEL_W, ev.clientX - rect.left));
     if (!drag.pan && Math.abs(x - drag.x0) > 3) {
       const a = tOf(Math.min(drag.x0, x));
       const b = tOf(Math.max(drag.x0, x));
@@ -357,13 +486,18 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     }
     setDrag(null);
   };
+  const onLeave = () => {
+    setHover(null);
+    setCursorX(null);
+  };
   const onContext = (ev: React.MouseEvent) => {
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
     const lane = derived.lanes[Math.floor((ev.clientY - rect.top + scrollTop) / LANE_H)];
     if (x < LABEL_W && lane) {
       ev.preventDefault();
-      for (const t of lane.threads) dispatch({ type: 'toggleHidden', thread: profile.strings[profile.threads.name[t]] });
+      setHover(null);
+      dispatch({ type: 'hideThreads', threads: lane.threads.map((t) => profile.strings[profile.threads.name[t]]) });
     }
   };
   const onKey = (ev: React.KeyboardEvent) => {
@@ -374,6 +508,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     else if (ev.key === 'ArrowLeft') setViewport(vp[0] - span * 0.2, vp[1] - span * 0.2);
     else if (ev.key === 'ArrowRight') setViewport(vp[0] + span * 0.2, vp[1] + span * 0.2);
     else if (ev.key === '0') dispatch({ type: 'set', patch: { viewport: null } });
+    else if (ev.key === 'Enter') dispatch({ type: 'set', patch: { range: [vp[0], vp[1]] } });
     else if (ev.key === 'Escape') {
       dispatch({ type: 'set', patch: { range: null } });
       onSelectEvent(null);
@@ -382,7 +517,14 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
   };
 
   return (
-    <div className="timeline" ref={wrap} tabIndex={0} onKeyDown={onKey} aria-label="Timeline" role="region">
+    <div
+      className="timeline"
+      ref={wrap}
+      tabIndex={0}
+      onKeyDown={onKey}
+      aria-label="Timeline: + and − zoom, arrows pan, 0 shows everything, Enter selects the visible window, Escape clears the selection"
+      role="region"
+    >
       <canvas
         ref={head}
         className="timeline-head"
@@ -392,34 +534,30 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
         data-matching={Array.from(hist.matching).join(',')}
         data-other={Array.from(hist.other).join(',')}
         data-plot-left={LABEL_W}
-        style={{ width: '100%', height: HIST_H + AXIS_H }}
-        onMouseDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > HIST_H)}
-        onMouseMove={(ev) => onMove(ev, false)}
-        onMouseUp={(ev) => onUp(ev, false)}
-        onMouseLeave={() => {
-          setHover(null);
-          setDrag(null);
-        }}
+        style={{ width: '100%', height: HIST_H + AXIS_H, cursor: 'crosshair' }}
+        onPointerDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > HIST_H)}
+        onPointerMove={(ev) => onMove(ev, false)}
+        onPointerUp={(ev) => onUp(ev, false)}
+        onPointerLeave={onLeave}
       />
       <div className="lanes" ref={scroller} onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)}>
         <div style={{ height: Math.max(derived.lanes.length * LANE_H, viewH) }}>
           <canvas
             ref={body}
             data-testid="lanes"
+            data-lanes={derived.lanes.map((l) => l.label).join('\n')}
             style={{ position: 'sticky', top: 0, width: '100%', height: viewH, display: 'block' }}
-            onMouseDown={(ev) => onDown(ev, false)}
-            onMouseMove={(ev) => onMove(ev, true)}
-            onMouseUp={(ev) => onUp(ev, true)}
+            onPointerDown={(ev) => onDown(ev, false)}
+            onPointerMove={(ev) => onMove(ev, true)}
+            onPointerUp={(ev) => onUp(ev, true)}
             onContextMenu={onContext}
-            onMouseLeave={() => {
-              setHover(null);
-              setDrag(null);
-            }}
+            onPointerLeave={onLeave}
           />
         </div>
       </div>
+      {cursorX !== null && !drag && <div className="cursor-line" style={{ left: cursorX }} aria-hidden="true" />}
       {hover && (
-        <div className="tip" style={{ left: hover.x + 12, top: hover.y + 12 }} role="tooltip">
+        <div className="tip" style={{ left: Math.min(hover.x + 14, window.innerWidth - 420), top: hover.y + 14 }} role="tooltip">
           {hover.lines.map((l, k) => (
             <div key={k}>{l}</div>
           ))}

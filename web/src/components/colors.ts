@@ -15,6 +15,37 @@ export const KIND_COLOR: Record<EventKind, string> = {
   other: '#495057',
 };
 
+/** Lighter variants: matching samples in a waiting state (sleeping, parked…) on the lanes. */
+export const KIND_LIGHT: Record<EventKind, string> = {
+  cpu: '#ffc078',
+  native: '#ffe066',
+  wall: '#a5d8ff',
+  lock: '#fcc2d7',
+  park: '#d0bfff',
+  sleep: '#dee2e6',
+  io: '#b2f2bb',
+  alloc: '#ffd8a8',
+  gc: '#fff3bf',
+  thread: '#e9ecef',
+  other: '#ced4da',
+};
+
+/** The timeline's palette (canvas cannot read CSS variables cheaply). */
+export const THEME = {
+  text: '#212529',
+  muted: '#6c757d',
+  rule: '#dee2e6',
+  labelBg: '#f8f9fa',
+  axisBg: '#ffffff',
+  lane: '#ffffff',
+  laneAlt: '#f8f9fa',
+  other: '#ced4da',
+  selection: 'rgba(28, 126, 214, 0.14)',
+  baseline: 'rgba(134, 142, 150, 0.20)',
+  gcBand: 'rgba(250, 176, 5, 0.22)',
+  gcMark: '#f59f00',
+};
+
 /** Frame kinds coloured as async-profiler does: Java green, inlined aqua, native red, C++ yellow, kernel orange. */
 export const FRAME_COLOR = ['#b2e1b2', '#50e150', '#50cccc', '#e15a5a', '#c8c83c', '#e17d00', '#c0c0c0'];
 export const FRAME_KIND_NAME = ['Interpreted', 'JIT compiled', 'Inlined', 'Native', 'C++', 'Kernel', 'Unknown'];
