@@ -376,20 +376,6 @@ impl<'a> Chunk<'a> {
     }
 }
 
-#[inline]
-pub(crate) fn skip_prim(r: &mut Reader<'_>, p: Prim) -> Result<()> {
-    match p {
-        Prim::Boolean | Prim::Byte => r.skip(1),
-        Prim::Char => r.char16().map(|_| ()),
-        Prim::Short => r.short().map(|_| ()),
-        Prim::Int => r.int().map(|_| ()),
-        Prim::Long => r.long().map(|_| ()),
-        Prim::Float => r.skip(4),
-        Prim::Double => r.skip(8),
-        Prim::String => r.skip_string(),
-    }
-}
-
 /// A field value as the event decoder needs it.
 #[derive(Debug)]
 pub(crate) enum Scalar<'a> {

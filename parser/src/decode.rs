@@ -71,7 +71,49 @@ fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
 struct Plan {
     ty: u32,
     kind: EventKind,
-    roles: Vec<Role>,
+    /// Per field (runs of skipped fields merged into one step): what to do and how to read it.
+    steps: Vec<Step>,
+}
+
+/// How one field is read: compressed integers and references straight from the varint, a run
+/// of unwanted fields by one compiled skip program, anything else through `read_scalar`.
+enum Step {
+    Skip(Vec<crate::chunk::Op>),
+    Varint(Role),
+    Ref(Role, usize),
+    Generic(Role, usize),
+}
+
+fn plan_steps(chunk: &Chunk<'_>, class: usize, kind: EventKind) -> Vec<Step> {
+    let md = &chunk.md;
+    let c = &md.classes[class];
+    let compressed = chunk.header.compressed;
+    let mut steps: Vec<Step> = Vec::new();
+    for (i, f) in c.fields.iter().enumerate() {
+        let role = role_of(kind, &c.name, &f.name);
+        if role == Role::Skip {
+            let mut single = Vec::new();
+            crate::chunk::compile_single(md, compressed, f, 0, &mut single);
+            let ops = if f.array { vec![crate::chunk::Op::Array(single.into_boxed_slice())] } else { single };
+            if let Some(Step::Skip(prev)) = steps.last_mut() {
+                prev.extend(ops);
+            } else {
+                steps.push(Step::Skip(ops));
+            }
+            continue;
+        }
+        let prim = md.classes[f.class].prim;
+        steps.push(if f.array {
+            Step::Generic(role, i)
+        } else if f.cpool && compressed {
+            Step::Ref(role, f.class)
+        } else if compressed && matches!(prim, Some(Prim::Long) | Some(Prim::Int) | Some(Prim::Short)) {
+            Step::Varint(role)
+        } else {
+            Step::Generic(role, i)
+        });
+    }
+    steps
 }
 
 /// Types whose events feed the recording's description.
@@ -102,7 +144,8 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
         let decodable = kind != EventKind::Other || has_stack;
         let plan = if decodable && wanted(&c.name, kind) {
             rec.types[ty as usize].decoded = true;
-            Some(Plan { ty, kind, roles: c.fields.iter().map(|f| role_of(kind, &c.name, &f.name)).collect() })
+            let ci = md.class_index(c.id).unwrap_or(0);
+            Some(Plan { ty, kind, steps: plan_steps(chunk, ci, kind) })
         } else {
             None
         };
@@ -171,12 +214,20 @@ fn decode_event(chunk: &Chunk<'_>, d: &mut Resolver, rec: &mut Recording, plan: 
     let mut port = ABSENT;
     let mut value = f64::NAN;
     let mut peer = NONE;
-    for (f, &role) in class.fields.iter().zip(plan.roles.iter()) {
-        if role == Role::Skip {
-            chunk_skip_field(chunk, &mut r, f)?;
-            continue;
-        }
-        let s = chunk.read_scalar(&mut r, f)?;
+    for step in &plan.steps {
+        let (role, class_of, s) = match step {
+            Step::Skip(ops) => {
+                chunk.run_ops(&mut r, ops, 0)?;
+                continue;
+            }
+            Step::Varint(role) => (*role, 0, Scalar::Int(r.varint()? as i64)),
+            Step::Ref(role, fc) => (*role, *fc, Scalar::Ref(r.varint()?)),
+            Step::Generic(role, fi) => {
+                let f = &class.fields[*fi];
+                (*role, f.class, chunk.read_scalar(&mut r, f)?)
+            }
+        };
+        let f = FieldClass { class: class_of };
         match (role, s) {
             (Role::StartTime, Scalar::Int(t)) => start = t,
             (Role::Duration, Scalar::Int(t)) => duration = t,
@@ -232,19 +283,6 @@ fn decode_event(chunk: &Chunk<'_>, d: &mut Resolver, rec: &mut Recording, plan: 
     Ok(())
 }
 
-#[inline]
-fn chunk_skip_field(chunk: &Chunk<'_>, r: &mut Reader<'_>, f: &crate::metadata::FieldDesc) -> Result<()> {
-    if !f.array {
-        if f.cpool {
-            return r.long().map(|_| ());
-        }
-        if let Some(p) = chunk.md.classes[f.class].prim {
-            return crate::chunk::skip_prim(r, p);
-        }
-    }
-    chunk.skip_value_field(r, f)
-}
-
 /// Pool id → row. Writers number threads and stack traces densely from small ids, so those
 /// index a vector; larger ids (some writers use addresses) fall back to a hash map.
 #[derive(Default)]
@@ -286,6 +324,8 @@ impl IdCache {
 struct Resolver {
     threads: IdCache,
     stacks: IdCache,
+    /// java.lang.String pool id → string row (paths, hosts, names written as references).
+    string_refs: IdCache,
     texts: FxHashMap<(usize, u64), i32>,
     methods: FxHashMap<u64, Option<(u32, u32)>>,
     frame_kinds: FxHashMap<u64, FrameKind>,
@@ -310,6 +350,7 @@ impl Resolver {
         Resolver {
             threads: IdCache::default(),
             stacks: IdCache::default(),
+            string_refs: IdCache::default(),
             texts: FxHashMap::default(),
             methods: FxHashMap::default(),
             frame_kinds: FxHashMap::default(),
@@ -379,7 +420,14 @@ impl Resolver {
     fn text_scalar(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, s: Scalar<'_>) -> i32 {
         match s {
             Scalar::Str(RawStr::Pool(id)) => match self.string_class {
-                Some(sc) => self.text(chunk, rec, sc, id, 0),
+                Some(sc) => {
+                    if let Some(t) = self.string_refs.get(id) {
+                        return t;
+                    }
+                    let t = self.text(chunk, rec, sc, id, 0);
+                    self.string_refs.insert(id, t);
+                    t
+                }
                 None => NONE,
             },
             Scalar::Str(RawStr::Null) => NONE,
@@ -625,4 +673,9 @@ impl<'a> Chunk<'a> {
             self.skip_value(r, f.class, 1)
         }
     }
+}
+
+/// The class of the field a step read (what its references point into).
+struct FieldClass {
+    class: usize,
 }
