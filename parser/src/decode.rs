@@ -326,6 +326,8 @@ struct Resolver {
     stacks: IdCache,
     /// java.lang.String pool id → string row (paths, hosts, names written as references).
     string_refs: IdCache,
+    /// java.lang.Class pool id → string row of its dotted name.
+    class_names: IdCache,
     texts: FxHashMap<(usize, u64), i32>,
     methods: FxHashMap<u64, Option<(u32, u32)>>,
     frame_kinds: FxHashMap<u64, FrameKind>,
@@ -351,6 +353,7 @@ impl Resolver {
             threads: IdCache::default(),
             stacks: IdCache::default(),
             string_refs: IdCache::default(),
+            class_names: IdCache::default(),
             texts: FxHashMap::default(),
             methods: FxHashMap::default(),
             frame_kinds: FxHashMap::default(),
@@ -483,6 +486,15 @@ impl Resolver {
 
     /// String row of a class's name, dotted as `RecordedClass.getName()` gives it.
     fn class_name(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        if let Some(t) = self.class_names.get(id) {
+            return t;
+        }
+        let t = self.class_name_uncached(chunk, rec, class, id);
+        self.class_names.insert(id, t);
+        t
+    }
+
+    fn class_name_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
         let raw = self.text(chunk, rec, class, id, 0);
         if raw == NONE {
             return NONE;

@@ -148,15 +148,26 @@ impl<'a> Reader<'a> {
     }
 
     /// A compressed integer of up to 64 bits.
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self) -> Result<u64> {
-        // Fast path: one byte.
+        // Fast paths: one or two bytes (most ids, sizes and small numbers).
         if let Some(&b) = self.data.get(self.pos) {
             if b < 0x80 {
                 self.pos += 1;
                 return Ok(b as u64);
             }
+            if let Some(&c) = self.data.get(self.pos + 1) {
+                if c < 0x80 {
+                    self.pos += 2;
+                    return Ok((b & 0x7f) as u64 | (c as u64) << 7);
+                }
+            }
         }
+        self.varint_slow()
+    }
+
+    #[inline(never)]
+    fn varint_slow(&mut self) -> Result<u64> {
         let mut v: u64 = 0;
         for i in 0..8 {
             let b = self.u8()?;
