@@ -28,6 +28,8 @@ export interface Derived {
   typeIndex: number;
   weightMode: WeightMode;
   regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult };
+  /** Events of the selected type in file order (indexByType). */
+  candidates: Int32Array;
   filtered: Filtered;
   index: ThreadIndex;
   /** Events of the selected type in time order, per thread and overall. */
@@ -75,16 +77,16 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const hiddenKey = s.hiddenThreads.join('\n');
   const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
   const byType = useMemo(() => indexByType(profile), [profile]);
-  const candidates = byType[typeIndex] ?? new Int32Array(0);
+  const candidates = useMemo(() => byType[typeIndex] ?? new Int32Array(0), [byType, typeIndex]);
   const filtered = useMemo(
     () =>
       filterEvents(
         profile,
         {
-        type: typeIndex,
-        thread: regex.thread.ok ? regex.thread.re : null,
-        stack: regex.stack.ok ? regex.stack.re : null,
-        exclude: regex.exclude.ok ? regex.exclude.re : null,
+          type: typeIndex,
+          thread: regex.thread.ok ? regex.thread.re : null,
+          stack: regex.stack.ok ? regex.stack.re : null,
+          exclude: regex.exclude.ok ? regex.exclude.re : null,
           state: s.threadState,
           hiddenThreads: hidden,
         },
@@ -127,11 +129,11 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   const states = useMemo(() => {
     const set = new Set<number>();
-    const e = profile.events;
-    for (let i = 0; i < e.length; i++) if (e.type[i] === typeIndex && e.state[i] >= 0) set.add(e.state[i]);
+    const state = profile.events.state;
+    for (let k = 0; k < candidates.length; k++) if (state[candidates[k]] >= 0) set.add(state[candidates[k]]);
     return [...set].map((x) => profile.strings[x]).sort();
-  }, [profile, typeIndex]);
-  return { typeIndex, weightMode, regex, filtered, index, lists, density, counts, intervals: iv, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
+  }, [profile, candidates]);
+  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */
@@ -150,5 +152,5 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
     }
     const baseWeights = weightPerStack(profile, Int32Array.from(base), d.weightMode);
     return compareMethods(profile, d.weights, baseWeights);
-  }, [profile, s.range, s.baseline, d.filtered, d.weights, d.weightMode, enabled]);
+  }, [profile, s.range, s.baseline, d.candidates, d.filtered, d.weights, d.weightMode, enabled]);
 }

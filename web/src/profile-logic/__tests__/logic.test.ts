@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
-import { compileRegex, filterEvents, selectInRange, weightPerStack } from '../filters';
+import { compileRegex, filterEvents, indexByType, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
 import { buildLanes, groupKey, indexByThread, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
@@ -54,6 +54,18 @@ describe('filters', () => {
     // An event without a stack never matches a stack filter but survives an exclusion.
     expect(filterEvents(p, spec({ stack: /./ })).match[6]).toBe(0);
     expect(filterEvents(p, spec({ exclude: /./ })).match[6]).toBe(1);
+  });
+
+  it('visits only the candidates of the type and gets the same answer', () => {
+    const byType = indexByType(p);
+    expect(Array.from(byType[0])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(Array.from(byType[1])).toEqual([7]);
+    for (const over of [{}, { stack: /NativeThreadSet/ }, { exclude: /skipBytes/, thread: /worker/ }]) {
+      const a = filterEvents(p, spec(over));
+      const b = filterEvents(p, spec(over), byType[0]);
+      expect(Array.from(b.match)).toEqual(Array.from(a.match));
+      expect(Array.from(b.ofType)).toEqual(Array.from(a.ofType));
+    }
   });
 
   it('selects a time range inclusively', () => {
