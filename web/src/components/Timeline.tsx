@@ -21,7 +21,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from
 import type { Derived } from '../app/derive';
 import type { Action, ViewState } from '../app/state';
 import { histogramOf } from '../profile-logic/histogram';
-import { addColumns, clearColumns, firstAtOrAfter, firstReaching, newColumns, type Columns } from '../profile-logic/density';
+import { addColumns, clearColumns, firstAtOrAfter, firstReaching, gallopAtOrAfter, newColumns, type Columns } from '../profile-logic/density';
 import type { Profile } from '../profile-logic/profile';
 import { formatCount, formatMs } from '../profile-logic/format';
 import { stackNames } from '../profile-logic/collapsed';
@@ -250,15 +250,22 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     g.fill(strong);
     g.fillStyle = hasStates ? KIND_LIGHT[typeKind] : KIND_COLOR[typeKind];
     g.fill(light);
-    // Interval bars: merged per pixel; a run of bars inside one pixel is skipped by binary search.
+    // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
+    // galloping search), then one path per colour.
     const { match, ofType } = derived.filtered;
     const px = (vp[1] - vp[0]) / plotW;
+    // One path per event type (drawn in its kind's colour), one for bars the filters drop.
+    const typePaths: (Path2D | undefined)[] = new Array(profile.eventTypes.length);
+    const droppedPath = new Path2D();
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop + BAR_TOP;
       for (const t of lanes[li].threads) {
         const list = derived.intervals.byThread[t];
         const reach = derived.intervals.reach[t];
         let k = firstReaching(derived.intervals, t, vp[0]);
+        let runPath: Path2D | null = null;
+        let runX0 = 0;
+        let runX1 = -1;
         while (k < list.length) {
           const i = list[k];
           const t0 = e.start[i];
@@ -266,18 +273,32 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
           const x0 = Math.max(LABEL_W, Math.floor(xOf(t0)));
           let end = t0 + e.duration[i];
           // Everything starting within the next pixel is drawn as part of this bar.
-          const next = firstAtOrAfter(e.start, list, t0 + px, k + 1);
+          const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
           if (next > k + 1) end = Math.max(end, reach[next - 1]);
           const x1 = Math.min(LABEL_W + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
-          const kind = kinds[e.type[i]];
           const filteredOut = ofType[i] === 1 && match[i] === 0;
-          g.globalAlpha = filteredOut ? 0.35 : ofType[i] ? 1 : 0.7;
-          g.fillStyle = filteredOut ? THEME.other : KIND_COLOR[kind];
-          g.fillRect(x0, y, x1 - x0, BAR_H);
+          const path = filteredOut ? droppedPath : (typePaths[e.type[i]] ??= new Path2D());
+          if (path === runPath && x0 <= runX1) runX1 = Math.max(runX1, x1);
+          else {
+            if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
+            runPath = path;
+            runX0 = x0;
+            runX1 = x1;
+          }
           k = next;
         }
+        if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
       }
     }
+    typePaths.forEach((path, type) => {
+      if (!path) return;
+      g.globalAlpha = type === derived.typeIndex ? 1 : 0.7;
+      g.fillStyle = KIND_COLOR[kinds[type]];
+      g.fill(path);
+    });
+    g.globalAlpha = 0.35;
+    g.fillStyle = THEME.other;
+    g.fill(droppedPath);
     g.globalAlpha = 1;
     // Selection and the selected event.
     if (selectionTimes) {

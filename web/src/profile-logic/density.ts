@@ -98,6 +98,22 @@ export function firstAtOrAfter(start: Float64Array, list: Int32Array, t: number,
   return lo;
 }
 
+/**
+ * firstAtOrAfter from position `from` by galloping: cost O(log distance), so walking forward in
+ * small steps (bar after bar when zoomed in) stays cheap and big jumps stay logarithmic.
+ */
+export function gallopAtOrAfter(start: Float64Array, list: Int32Array, t: number, from: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < list.length && start[list[hi]] < t) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  return firstAtOrAfter(start, list, t, lo, Math.min(hi, list.length));
+}
+
 /** Per column counts, written into caller-owned buffers (added to what they hold). */
 export interface Columns {
   total: Float64Array;
@@ -131,7 +147,7 @@ export function addColumns(profile: Profile, cum: Cumulative, from: number, to: 
   // Skip straight to the first non-empty column.
   let c = Math.min(n - 1, Math.max(0, Math.floor((start[list[lo]] - from) / w)));
   for (; c < n && lo < end; c++) {
-    const hi = c === n - 1 ? end : firstAtOrAfter(start, list, from + (c + 1) * w, lo, end);
+    const hi = c === n - 1 ? end : Math.min(end, gallopAtOrAfter(start, list, from + (c + 1) * w, lo));
     if (hi > lo) {
       out.total[c] += hi - lo;
       out.match[c] += cum.match[hi] - cum.match[lo];

@@ -20,8 +20,10 @@ export function formatBytes(b: number): string {
   return `${b.toFixed(u === 0 ? 0 : 1)} ${units[u]}`;
 }
 
+const counts = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return counts.format(Math.round(n));
 }
 
 export function formatWeight(v: number, mode: WeightMode): string {

@@ -3,6 +3,7 @@
  * Each thread's events are indexed by start time once per profile, so drawing a time window
  * touches only the events inside it.
  */
+import { sortByStart } from './density';
 import type { Profile } from './profile';
 
 export interface ThreadIndex {
@@ -17,14 +18,14 @@ export function indexByThread(profile: Profile): ThreadIndex {
   const n = profile.threads.length;
   const counts = new Int32Array(n + 1);
   for (let i = 0; i < e.length; i++) counts[e.thread[i] >= 0 ? e.thread[i] : n]++;
-  const lists = Array.from({ length: n + 1 }, (_, t) => new Int32Array(counts[t]));
+  const lists: Int32Array[] = Array.from({ length: n + 1 }, (_, t) => new Int32Array(counts[t]));
   const fill = new Int32Array(n + 1);
   for (let i = 0; i < e.length; i++) {
     const t = e.thread[i] >= 0 ? e.thread[i] : n;
     lists[t][fill[t]++] = i;
   }
-  const start = e.start;
-  for (const l of lists) l.sort((a, b) => start[a] - start[b]);
+  // Each thread's events are usually already in time order: sortByStart checks before sorting.
+  for (let t = 0; t <= n; t++) lists[t] = sortByStart(profile, lists[t]);
   return { events: lists.slice(0, n), unthreaded: lists[n] };
 }
 

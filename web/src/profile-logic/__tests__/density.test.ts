@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addColumns,
   cumulate,
+  firstAtOrAfter,
   firstReaching,
+  gallopAtOrAfter,
   intervals,
   intervalsIn,
   newColumns,
@@ -42,6 +44,15 @@ describe('density', () => {
     const sorted = Int32Array.from([1, 2, 4]);
     expect(sortByStart(p, sorted)).toBe(sorted);
     expect(Array.from(sortByStart(p, Int32Array.from([0, 4, 1, 2])))).toEqual([1, 2, 4, 0]);
+  });
+
+  it('gallops to the same position a binary search finds', () => {
+    const list = Int32Array.from([1, 2, 4, 0, 5, 7]);
+    for (const t of [0, 1, 2, 3, 5, 8, 9.99, 10, 11]) {
+      for (let from = 0; from <= list.length; from++) {
+        expect(gallopAtOrAfter(p.events.start, list, t, from)).toBe(Math.max(from, firstAtOrAfter(p.events.start, list, t)));
+      }
+    }
   });
 
   it('lists one type per thread and overall in time order', () => {
