@@ -3,8 +3,9 @@
 //! ```text
 //! Worker: new Parser(originMs) ─ addChunks(bytes, baseOffset, firstChunk)* ─ column getters
 //! ```
-//! Columns leave as typed arrays (wasm-bindgen copies each `Vec` out of wasm memory, so nothing
-//! handed to JS can go stale when memory grows); the small description leaves as JSON text.
+//! Columns leave as typed arrays copied straight from the parser's vectors into JS memory (one
+//! copy, and nothing handed to JS can go stale when wasm memory grows); the small description
+//! leaves as JSON text.
 //! Errors become JS `Error`s in exactly one place, [`js_error`].
 
 use jfrscope_parser::value::json_string;
@@ -49,8 +50,8 @@ impl Parser {
 
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = threadName)]
-    pub fn thread_name(&self) -> Vec<u32> {
-        self.rec.threads.name.clone()
+    pub fn thread_name(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.threads.name[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = threadOsId)]
@@ -64,43 +65,43 @@ impl Parser {
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameName)]
-    pub fn frame_name(&self) -> Vec<u32> {
-        self.rec.frames.name.clone()
+    pub fn frame_name(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.frames.name[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameClass)]
-    pub fn frame_class(&self) -> Vec<u32> {
-        self.rec.frames.cls.clone()
+    pub fn frame_class(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.frames.cls[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameLine)]
-    pub fn frame_line(&self) -> Vec<i32> {
-        self.rec.frames.line.clone()
+    pub fn frame_line(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.frames.line[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameBci)]
-    pub fn frame_bci(&self) -> Vec<i32> {
-        self.rec.frames.bci.clone()
+    pub fn frame_bci(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.frames.bci[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameKind)]
-    pub fn frame_kind(&self) -> Vec<u8> {
-        self.rec.frames.kind.clone()
+    pub fn frame_kind(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(&self.rec.frames.kind[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = stackFrame)]
-    pub fn stack_frame(&self) -> Vec<u32> {
-        self.rec.stacks.frame.clone()
+    pub fn stack_frame(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.stacks.frame[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = stackPrefix)]
-    pub fn stack_prefix(&self) -> Vec<i32> {
-        self.rec.stacks.prefix.clone()
+    pub fn stack_prefix(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.stacks.prefix[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventType)]
-    pub fn event_type(&self) -> Vec<u32> {
-        self.rec.events.ty.clone()
+    pub fn event_type(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.events.ty[..])
     }
     /// Event starts in ms since the origin.
     #[wasm_bindgen(js_name = eventStart)]
@@ -115,43 +116,43 @@ impl Parser {
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventThread)]
-    pub fn event_thread(&self) -> Vec<i32> {
-        self.rec.events.thread.clone()
+    pub fn event_thread(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.events.thread[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventStack)]
-    pub fn event_stack(&self) -> Vec<i32> {
-        self.rec.events.stack.clone()
+    pub fn event_stack(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.events.stack[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventWeight)]
-    pub fn event_weight(&self) -> Vec<f64> {
-        self.rec.events.weight.clone()
+    pub fn event_weight(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.rec.events.weight[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventState)]
-    pub fn event_state(&self) -> Vec<i32> {
-        self.rec.events.state.clone()
+    pub fn event_state(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.events.state[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventSubject)]
-    pub fn event_subject(&self) -> Vec<i32> {
-        self.rec.events.subject.clone()
+    pub fn event_subject(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.events.subject[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventValue)]
-    pub fn event_value(&self) -> Vec<f64> {
-        self.rec.events.value.clone()
+    pub fn event_value(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.rec.events.value[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventPeer)]
-    pub fn event_peer(&self) -> Vec<i32> {
-        self.rec.events.peer.clone()
+    pub fn event_peer(&self) -> js_sys::Int32Array {
+        js_sys::Int32Array::from(&self.rec.events.peer[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventChunk)]
-    pub fn event_chunk(&self) -> Vec<u32> {
-        self.rec.events.chunk.clone()
+    pub fn event_chunk(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.events.chunk[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventOffset)]
