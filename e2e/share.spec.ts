@@ -3,6 +3,7 @@
  * fingerprint check, offline use as an installed app, and no request leaving the origin.
  */
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { root, selectedCounts, shot } from './helpers';
 
@@ -88,6 +89,13 @@ test('no request leaves the origin during a whole visit', async ({ page, context
   await page.getByRole('tab', { name: 'Recording' }).click();
   await page.getByRole('tab', { name: 'Top methods' }).click();
   await page.getByRole('button', { name: 'Copy link' }).click();
+  // Export the selection: saved from the page itself (a blob: URL), nothing uploaded.
+  await page.getByLabel('Stack filter').fill('NativeThreadSet');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export stacks' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  const lines = text.split('\n').filter((l) => l);
+  expect(lines.length).toBeGreaterThan(0);
+  expect(lines.every((l) => /NativeThreadSet.* \d+$/.test(l))).toBe(true);
   const offOrigin = requests.filter((r) => !r.startsWith(origin) && !r.startsWith('data:') && !r.startsWith('blob:'));
   expect(offOrigin).toEqual([]);
   expect(violations).toEqual([]);

@@ -12,6 +12,7 @@ import { CancelledError, fileBytes, loadRecording, loadRecordingFromUrl, type Lo
 import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import { EventPanel } from '../components/EventPanel';
+import { ExportButton } from '../components/ExportButton';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { CompareTable, MethodsTable } from '../components/Tables';
@@ -271,7 +272,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
-  const selected = d.selection.length;
+  const selected = d.selectedCount;
   const noun = type ? (KIND_NOUN[type.kind] ?? `${type.label} events`) : '';
   const status = type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
@@ -380,6 +381,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               </button>
             </>
           )}
+          <ExportButton profile={profile} typeIndex={d.typeIndex} selection={d.selection} weightMode={d.weightMode} fileName={loaded.name} />
           {state.baseline && (
             <button type="button" onClick={() => set({ baseline: null })}>
               Clear baseline
