@@ -381,7 +381,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               </button>
             </>
           )}
-          <ExportButton profile={profile} typeIndex={d.typeIndex} selection={d.selection} weightMode={d.weightMode} fileName={loaded.name} />
+          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} />
           {state.baseline && (
             <button type="button" onClick={() => set({ baseline: null })}>
               Clear baseline

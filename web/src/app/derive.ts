@@ -2,14 +2,15 @@
  * Derived data for the view: memoised pure computations from (profile, view state), one hook so
  * a component never recomputes what another already has.
  *
- *   state ─ regexes ─ filterEvents ─ lanes, histogram ─ selectInRange ─ weights ─ call tree,
- *                                                                            top methods, compare
+ *   state ─ regexes ─ filterEvents (the type's events only) ─ running counts along time-sorted
+ *     lists ─ lanes, histogram, range count ─ weights per stack ─ call tree, top methods, compare
  */
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
 import {
   compileRegex,
   filterEvents,
+  flagsOf,
   indexByType,
   weightModeOf,
   weightPerStack,
@@ -17,7 +18,7 @@ import {
   type RegexResult,
   type WeightMode,
 } from '../profile-logic/filters';
-import { cumulate, intervals, runningStates, selectSorted, typeLists, type Cumulative, type Intervals, type TypeLists } from '../profile-logic/density';
+import { countInRange, cumulate, intervals, runningStates, selectInRanges, typeLists, weightsInRange, type Cumulative, type Intervals, type TypeLists } from '../profile-logic/density';
 import { buildLanes, indexByThread, type Lane, type ThreadCounts, type ThreadIndex } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import { formatWeight } from '../profile-logic/format';
@@ -32,14 +33,17 @@ export interface Derived {
   candidates: Int32Array;
   filtered: Filtered;
   index: ThreadIndex;
-  /** Events of the selected type in time order, per thread and overall. */
+  /** Events of the selected type in time order, per thread (and without one). */
   lists: TypeLists;
   /** Running counts of matching (and running-state) events along those lists. */
-  density: { all: Cumulative; byThread: Cumulative[] };
+  density: { byThread: Cumulative[]; parts: Cumulative[] };
   counts: ThreadCounts;
   intervals: Intervals;
   lanes: Lane[];
-  selection: Int32Array;
+  /** Matching events of the type in the range. */
+  selectedCount: number;
+  /** The selected events, built on demand. */
+  select: () => Int32Array;
   typeTotal: number;
   weights: Float64Array;
   totalWeight: number;
@@ -77,7 +81,9 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const hiddenKey = s.hiddenThreads.join('\n');
   const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
   const byType = useMemo(() => indexByType(profile), [profile]);
+  const index = useMemo(() => indexByThread(profile), [profile]);
   const candidates = useMemo(() => byType[typeIndex] ?? new Int32Array(0), [byType, typeIndex]);
+  const ofType = useMemo(() => flagsOf(profile.events.length, candidates), [profile, candidates]);
   const filtered = useMemo(
     () =>
       filterEvents(
@@ -91,17 +97,24 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
           hiddenThreads: hidden,
         },
         candidates,
+        ofType,
       ),
-    [profile, typeIndex, regex, s.threadState, hidden, candidates],
+    [profile, typeIndex, regex, s.threadState, hidden, candidates, ofType],
   );
-  const index = useMemo(() => indexByThread(profile), [profile]);
   const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
-  const running = useMemo(() => runningStates(profile), [profile]);
+  const states = useMemo(() => {
+    const set = new Set<number>();
+    const state = profile.events.state;
+    for (let k = 0; k < candidates.length; k++) if (state[candidates[k]] >= 0) set.add(state[candidates[k]]);
+    return [...set].map((x) => profile.strings[x]).sort();
+  }, [profile, candidates]);
+  // Running-state counts only where the type has states to tell apart.
+  const running = useMemo(() => (states.length > 0 ? runningStates(profile) : null), [profile, states]);
   const density = useMemo(
-    () => ({
-      all: cumulate(profile, lists.all, filtered.match, running),
-      byThread: lists.byThread.map((l) => cumulate(profile, l, filtered.match, running)),
-    }),
+    () => {
+      const parts = lists.parts.map((l) => cumulate(profile, l, filtered.match, running));
+      return { byThread: parts.slice(0, lists.byThread.length), parts };
+    },
     [profile, lists, filtered, running],
   );
   const counts = useMemo<ThreadCounts>(
@@ -116,9 +129,10 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads }),
     [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered],
   );
-  const selection = useMemo(() => selectSorted(profile, density.all, s.range), [profile, density, s.range]);
-  const typeTotal = lists.all.length;
-  const weights = useMemo(() => weightPerStack(profile, selection, weightMode), [profile, selection, weightMode]);
+  const selectedCount = useMemo(() => countInRange(profile, density.parts, s.range), [profile, density, s.range]);
+  const select = useCallback(() => selectInRanges(profile, density.parts, s.range), [profile, density, s.range]);
+  const typeTotal = lists.total;
+  const weights = useMemo(() => weightsInRange(profile, density.parts, s.range, weightMode), [profile, density, s.range, weightMode]);
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;
@@ -127,13 +141,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
-  const states = useMemo(() => {
-    const set = new Set<number>();
-    const state = profile.events.state;
-    for (let k = 0; k < candidates.length; k++) if (state[candidates[k]] >= 0) set.add(state[candidates[k]]);
-    return [...set].map((x) => profile.strings[x]).sort();
-  }, [profile, candidates]);
-  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, lanes, selection, typeTotal, weights, totalWeight, tree, methods, states };
+  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states };
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */

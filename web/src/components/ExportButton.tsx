@@ -8,13 +8,15 @@ import type { Profile } from '../profile-logic/profile';
 interface Props {
   profile: Profile;
   typeIndex: number;
-  selection: Int32Array;
+  /** The selected events, built when the user asks (the list can hold millions). */
+  select: () => Int32Array;
   weightMode: string;
   fileName: string;
 }
 
-export function ExportButton({ profile, typeIndex, selection, weightMode, fileName }: Props) {
+export function ExportButton({ profile, typeIndex, select, weightMode, fileName }: Props) {
   const save = () => {
+    const selection = select();
     const keep = new Uint8Array(profile.events.length);
     for (let k = 0; k < selection.length; k++) keep[selection[k]] = 1;
     const weight = weightMode === 'events' || weightMode === 'duration' ? 'events' : 'weight';

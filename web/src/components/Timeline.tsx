@@ -112,7 +112,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
   const typeKind = kinds[derived.typeIndex] ?? 'cpu';
   const hasStates = derived.states.length > 1;
   const buckets = Math.max(10, Math.floor(plotW / 3));
-  const hist = useMemo(() => histogramOf(profile, derived.density.all, vp[0], vp[1], buckets), [profile, derived.density, vp, buckets]);
+  const hist = useMemo(() => histogramOf(profile, derived.density.parts, vp[0], vp[1], buckets), [profile, derived.density, vp, buckets]);
   const gcEvents = useMemo(() => {
     const e = profile.events;
     return Array.from(derived.index.unthreaded).filter((i) => kinds[e.type[i]] === 'gc' && e.duration[i] > 0);

@@ -1,7 +1,7 @@
 /**
  * Events per pixel column at any zoom, in O(columns · log n) however many events there are:
  *
- *   events of the selected type ─ sorted by start, per thread and overall   (per event type)
+ *   events of the selected type ─ sorted by start, per thread             (per event type)
  *     ─ running counts of matching / matching-and-running events           (per filter change)
  *     ─ per column: two binary searches, three subtractions                 (per drawn frame)
  *
@@ -14,41 +14,90 @@
  * maximum of their ends, so the first bar reaching into a window is found by binary search too.
  */
 import type { ThreadIndex } from './lanes';
+import type { WeightMode } from './filters';
 import type { EventKind, IndexIntoEvents, IndexIntoEventTypes, Profile } from './profile';
 
-/** Sort event indexes by start time; recordings are nearly in time order, so check first. */
+/**
+ * Sort event indexes by start time (ties by index). Recordings are nearly in time order, so check
+ * first; otherwise a bucket sort on time (linear for the even spread of samples), each bucket
+ * finished by insertion sort, or by a comparator sort when a bucket is crowded.
+ */
 export function sortByStart(profile: Profile, list: Int32Array): Int32Array {
   const start = profile.events.start;
-  for (let k = 1; k < list.length; k++) {
-    if (start[list[k]] < start[list[k - 1]]) return list.sort((a, b) => start[a] - start[b] || a - b);
+  let sorted = true;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < list.length; k++) {
+    const t = start[list[k]];
+    if (k > 0 && t < start[list[k - 1]]) sorted = false;
+    if (t < min) min = t;
+    if (t > max) max = t;
   }
-  return list;
+  if (sorted) return list;
+  const less = (a: number, b: number) => start[a] < start[b] || (start[a] === start[b] && a < b);
+  const n = list.length;
+  const buckets = Math.max(1, n >> 1);
+  const scale = max > min ? (buckets - 1e-9) / (max - min) : 0;
+  const count = new Int32Array(buckets + 1);
+  for (let k = 0; k < n; k++) count[Math.floor((start[list[k]] - min) * scale) + 1]++;
+  for (let b = 0; b < buckets; b++) count[b + 1] += count[b];
+  const out = new Int32Array(n);
+  const fill = count.slice(0, buckets);
+  for (let k = 0; k < n; k++) {
+    const i = list[k];
+    out[fill[Math.floor((start[i] - min) * scale)]++] = i;
+  }
+  for (let b = 0; b < buckets; b++) {
+    const lo = count[b];
+    const hi = count[b + 1];
+    if (hi - lo < 2) continue;
+    if (hi - lo > 32) {
+      out.subarray(lo, hi).sort((a, c) => start[a] - start[c] || a - c);
+      continue;
+    }
+    for (let k = lo + 1; k < hi; k++) {
+      const v = out[k];
+      let j = k - 1;
+      while (j >= lo && less(v, out[j])) {
+        out[j + 1] = out[j];
+        j--;
+      }
+      out[j + 1] = v;
+    }
+  }
+  return out;
 }
 
-/** Events of one type in time order: per thread row and over the whole recording. */
+/**
+ * Events of one type in time order, per thread row, plus those with no thread. There is no
+ * overall time-sorted list on purpose: sorting tens of millions of indexes costs seconds, and
+ * summing per-thread columns costs (threads × columns × log n) per frame instead.
+ */
 export interface TypeLists {
   type: IndexIntoEventTypes;
   byThread: Int32Array[];
-  all: Int32Array;
+  unthreaded: Int32Array;
+  /** byThread then unthreaded. */
+  parts: Int32Array[];
+  total: number;
 }
 
+/** Picks the type's events out of indexByThread's lists, which are sorted already. */
 export function typeLists(profile: Profile, index: ThreadIndex, type: IndexIntoEventTypes): TypeLists {
   const et = profile.events.type;
   const pick = (list: Int32Array) => {
     let n = 0;
     for (let k = 0; k < list.length; k++) if (et[list[k]] === type) n++;
+    if (n === list.length) return list;
     const out = new Int32Array(n);
     n = 0;
     for (let k = 0; k < list.length; k++) if (et[list[k]] === type) out[n++] = list[k];
     return out;
   };
   const byThread = index.events.map(pick);
-  let total = 0;
-  for (let i = 0; i < et.length; i++) if (et[i] === type) total++;
-  const all = new Int32Array(total);
-  let n = 0;
-  for (let i = 0; i < et.length; i++) if (et[i] === type) all[n++] = i;
-  return { type, byThread, all: sortByStart(profile, all) };
+  const unthreaded = pick(index.unthreaded);
+  const parts = [...byThread, unthreaded];
+  return { type, byThread, unthreaded, parts, total: parts.reduce((a, l) => a + l.length, 0) };
 }
 
 /** Thread states that count as running (drawn strong); others (sleeping, waiting…) drawn light. */
@@ -69,11 +118,19 @@ export interface Cumulative {
   running: Int32Array;
 }
 
-export function cumulate(profile: Profile, list: Int32Array, match: Uint8Array, running: Uint8Array): Cumulative {
-  const state = profile.events.state;
+/** With `running` null (a type without thread states) every matching event counts as running. */
+export function cumulate(profile: Profile, list: Int32Array, match: Uint8Array, running: Uint8Array | null): Cumulative {
   const m = new Int32Array(list.length + 1);
-  const r = new Int32Array(list.length + 1);
   let cm = 0;
+  if (!running) {
+    for (let k = 0; k < list.length; k++) {
+      cm += match[list[k]];
+      m[k + 1] = cm;
+    }
+    return { list, match: m, running: m };
+  }
+  const state = profile.events.state;
+  const r = new Int32Array(list.length + 1);
   let cr = 0;
   for (let k = 0; k < list.length; k++) {
     const i = list[k];
@@ -219,26 +276,58 @@ export function intervalsIn(profile: Profile, iv: Intervals, thread: number, fro
   return out;
 }
 
-/** The matching events of a time-sorted list whose start lies in [from, to] (all when no range), in time order. */
-export function selectSorted(profile: Profile, cum: Cumulative, range: readonly [number, number] | null): Int32Array {
+/** Positions [lo, hi) of a time-sorted list whose events start in [from, to] (the whole list when no range). */
+export function rangePositions(profile: Profile, list: Int32Array, range: readonly [number, number] | null): [number, number] {
+  if (!range) return [0, list.length];
   const start = profile.events.start;
-  const list = cum.list;
-  let lo = 0;
-  let hi = list.length;
-  if (range) {
-    lo = firstAtOrAfter(start, list, range[0]);
-    // First position starting after range[1]: the end is inclusive.
-    let a = lo;
-    let b = list.length;
-    while (a < b) {
-      const mid = (a + b) >> 1;
-      if (start[list[mid]] <= range[1]) a = mid + 1;
-      else b = mid;
-    }
-    hi = a;
+  const lo = firstAtOrAfter(start, list, range[0]);
+  // First position starting after range[1]: the end is inclusive.
+  let a = lo;
+  let b = list.length;
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (start[list[mid]] <= range[1]) a = mid + 1;
+    else b = mid;
   }
-  const out = new Int32Array(Math.max(0, cum.match[hi] - cum.match[lo]));
+  return [lo, a];
+}
+
+/** How many events of the lists match and start in the range. */
+export function countInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null): number {
   let n = 0;
-  for (let k = lo; k < hi; k++) if (cum.match[k + 1] !== cum.match[k]) out[n++] = list[k];
+  for (const cum of cums) {
+    const [lo, hi] = rangePositions(profile, cum.list, range);
+    n += cum.match[hi] - cum.match[lo];
+  }
+  return n;
+}
+
+/** The matching events of the lists whose start lies in [from, to] (all when no range), list by list. */
+export function selectInRanges(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null): Int32Array {
+  const out = new Int32Array(countInRange(profile, cums, range));
+  let n = 0;
+  for (const cum of cums) {
+    const [lo, hi] = rangePositions(profile, cum.list, range);
+    for (let k = lo; k < hi; k++) if (cum.match[k + 1] !== cum.match[k]) out[n++] = cum.list[k];
+  }
+  return out;
+}
+
+/** weightPerStack of selectInRanges's events, without building that list. */
+export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null, mode: WeightMode): Float64Array {
+  const out = new Float64Array(profile.stacks.length + 1);
+  const none = profile.stacks.length;
+  const { stack, weight, duration } = profile.events;
+  for (const cum of cums) {
+    const [lo, hi] = rangePositions(profile, cum.list, range);
+    const list = cum.list;
+    const m = cum.match;
+    for (let k = lo; k < hi; k++) {
+      if (m[k + 1] === m[k]) continue;
+      const i = list[k];
+      const s = stack[i];
+      out[s >= 0 ? s : none] += mode === 'duration' ? duration[i] : mode === 'events' ? 1 : weight[i];
+    }
+  }
   return out;
 }

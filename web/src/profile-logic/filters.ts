@@ -92,13 +92,24 @@ export function indexByType(profile: Profile): Int32Array[] {
   return out;
 }
 
+/** 1 at each of `candidates` (the events of one type). */
+export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let k = 0; k < candidates.length; k++) out[candidates[k]] = 1;
+  return out;
+}
+
 /**
  * The events of `spec.type` that the filters keep (before any time range). `candidates`, when
  * given, lists the events of that type (indexByType) so the loop skips every other event.
  */
-export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: Int32Array): Filtered {
+export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: Int32Array, ofTypeCached?: Uint8Array): Filtered {
   const e = profile.events;
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
+  // Nothing to filter: every event of the type matches (the arrays are shared, never written).
+  if (ofTypeCached && !spec.thread && !spec.stack && !spec.exclude && !spec.state && spec.hiddenThreads.size === 0) {
+    return { match: ofTypeCached, ofType: ofTypeCached, threads };
+  }
   const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
   const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
   const stateIdx = spec.state ? profile.strings.indexOf(spec.state) : -2;
@@ -110,14 +121,14 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
   }
   const threadFiltered = spec.thread !== null;
   const match = new Uint8Array(e.length);
-  const ofType = new Uint8Array(e.length);
+  const ofType = ofTypeCached ?? new Uint8Array(e.length);
   const { type, thread, stack, state } = e;
   const want = spec.type;
   const n = candidates ? candidates.length : e.length;
   for (let k = 0; k < n; k++) {
     const i = candidates ? candidates[k] : k;
     if (type[i] !== want) continue;
-    ofType[i] = 1;
+    if (!ofTypeCached) ofType[i] = 1;
     const t = thread[i];
     if (t >= 0 ? !threads[t] : threadFiltered) continue;
     if (stackOk) {

@@ -41,10 +41,13 @@ export function spikes(h: Histogram, factor = 3): number[] {
   return out;
 }
 
-/** The same histogram from a time-sorted list with running counts: cost independent of its length. */
-export function histogramOf(profile: Profile, cum: Cumulative, from: number, to: number, buckets: number): Histogram {
+/**
+ * The same histogram from time-sorted lists (one per thread) with running counts: the cost grows
+ * with lists × buckets, not with the number of events.
+ */
+export function histogramOf(profile: Profile, cums: readonly Cumulative[], from: number, to: number, buckets: number): Histogram {
   const cols = newColumns(buckets);
-  addColumns(profile, cum, from, to, cols);
+  for (const cum of cums) if (cum.list.length) addColumns(profile, cum, from, to, cols);
   const other = new Float64Array(buckets);
   for (let i = 0; i < buckets; i++) other[i] = cols.total[i] - cols.match[i];
   return { from, to, matching: cols.match, other };

@@ -9,11 +9,13 @@ import {
   intervalsIn,
   newColumns,
   runningStates,
-  selectSorted,
+  selectInRanges,
+  countInRange,
+  weightsInRange,
   sortByStart,
   typeLists,
 } from '../density';
-import { filterEvents, selectInRange } from '../filters';
+import { filterEvents, selectInRange, weightPerStack } from '../filters';
 import { histogram, histogramOf } from '../histogram';
 import { indexByThread } from '../lanes';
 import { buildProfile, type Ev } from './build';
@@ -46,6 +48,18 @@ describe('density', () => {
     expect(Array.from(sortByStart(p, Int32Array.from([0, 4, 1, 2])))).toEqual([1, 2, 4, 0]);
   });
 
+  it('sorts shuffled and crowded lists as a comparator sort does', () => {
+    let seed = 3;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const many: Ev[] = [];
+    // Mostly spread out, with a crowd of equal times (one bucket) and a dense burst.
+    for (let i = 0; i < 2000; i++) many.push({ type: 0, t: i < 300 ? 50 : i < 600 ? 70 + rnd() * 0.001 : rnd() * 1000, thread: 0, stack: null });
+    const q = buildProfile(types, threads, many);
+    const list = Int32Array.from({ length: 2000 }, (_, k) => k);
+    const expected = Array.from(list).sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+    expect(Array.from(sortByStart(q, Int32Array.from(list)))).toEqual(expected);
+  });
+
   it('gallops to the same position a binary search finds', () => {
     const list = Int32Array.from([1, 2, 4, 0, 5, 7]);
     for (const t of [0, 1, 2, 3, 5, 8, 9.99, 10, 11]) {
@@ -55,11 +69,13 @@ describe('density', () => {
     }
   });
 
-  it('lists one type per thread and overall in time order', () => {
+  it('lists one type per thread in time order', () => {
     const tl = typeLists(p, idx, 0);
-    expect(Array.from(tl.all)).toEqual([1, 2, 4, 0, 5, 7]);
     expect(Array.from(tl.byThread[0])).toEqual([1, 4, 0, 7]);
     expect(Array.from(tl.byThread[1])).toEqual([2, 5]);
+    expect(tl.unthreaded).toHaveLength(0);
+    expect(tl.parts).toHaveLength(3);
+    expect(tl.total).toBe(6);
   });
 
   it('counts matching and running events per column with binary searches', () => {
@@ -83,15 +99,20 @@ describe('density', () => {
     expect(Array.from(empty.total)).toEqual([0, 0, 0]);
   });
 
-  it('selects a time range from the sorted list as selectInRange does, in time order', () => {
+  it('selects, counts and weighs a time range from the per-thread lists as selectInRange does', () => {
     const f = filterEvents(p, spec);
-    const cum = cumulate(p, typeLists(p, idx, 0).all, f.match, runningStates(p));
-    expect(Array.from(selectSorted(p, cum, null))).toEqual([2, 4, 0, 7]);
-    expect(Array.from(selectSorted(p, cum, [2, 5]))).toEqual([2, 4, 0]);
-    expect(Array.from(selectSorted(p, cum, [2.5, 9.99]))).toEqual([0, 7]);
-    expect(Array.from(selectSorted(p, cum, [11, 20]))).toEqual([]);
+    const cum = typeLists(p, idx, 0).parts.map((l) => cumulate(p, l, f.match, runningStates(p)));
+    expect(Array.from(selectInRanges(p, cum, null))).toEqual([4, 0, 7, 2]);
+    expect(Array.from(selectInRanges(p, cum, [2, 5]))).toEqual([4, 0, 2]);
+    expect(Array.from(selectInRanges(p, cum, [2.5, 9.99]))).toEqual([0, 7]);
+    expect(Array.from(selectInRanges(p, cum, [11, 20]))).toEqual([]);
+    expect(countInRange(p, cum, [2, 5])).toBe(3);
     for (const r of [null, [2, 5], [0, 3], [5, 5]] as const) {
-      expect(Array.from(selectSorted(p, cum, r)).sort()).toEqual(Array.from(selectInRange(p, f.match, r)).sort());
+      const sel = selectInRanges(p, cum, r);
+      expect(Array.from(sel).sort()).toEqual(Array.from(selectInRange(p, f.match, r)).sort());
+      for (const mode of ['samples', 'events', 'duration'] as const) {
+        expect(Array.from(weightsInRange(p, cum, r, mode))).toEqual(Array.from(weightPerStack(p, sel, mode)));
+      }
     }
   });
 
@@ -104,8 +125,7 @@ describe('density', () => {
     }
     const q = buildProfile(types, threads, many);
     const f = filterEvents(q, spec);
-    const tl = typeLists(q, indexByThread(q), 0);
-    const cum = cumulate(q, tl.all, f.match, runningStates(q));
+    const cum = typeLists(q, indexByThread(q), 0).parts.map((l) => cumulate(q, l, f.match, runningStates(q)));
     for (const [from, to, n] of [
       [0, 1000, 100],
       [0, 1000, 37],

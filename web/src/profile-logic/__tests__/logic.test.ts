@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
-import { compileRegex, filterEvents, indexByType, selectInRange, weightPerStack } from '../filters';
+import { compileRegex, filterEvents, flagsOf, indexByType, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
 import { buildLanes, groupKey, indexByThread, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
@@ -66,6 +66,18 @@ describe('filters', () => {
       expect(Array.from(b.match)).toEqual(Array.from(a.match));
       expect(Array.from(b.ofType)).toEqual(Array.from(a.ofType));
     }
+  });
+
+  it('shares the type flags as the match when nothing filters', () => {
+    const byType = indexByType(p);
+    const flags = flagsOf(p.events.length, byType[0]);
+    const f = filterEvents(p, spec(), byType[0], flags);
+    expect(f.match).toBe(flags);
+    expect(count(f.match)).toBe(7);
+    const g = filterEvents(p, spec({ stack: /NativeThreadSet/ }), byType[0], flags);
+    expect(g.ofType).toBe(flags);
+    expect(count(g.match)).toBe(2);
+    expect(count(flags)).toBe(7);
   });
 
   it('selects a time range inclusively', () => {
