@@ -453,7 +453,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               />
             )}
             {state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
-            {state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} />}
+            {state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} dispatch={dispatch} />}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
           </div>
         </div>

@@ -23,6 +23,8 @@ export interface ViewState {
   groupThreads: boolean;
   sortLanes: 'name' | 'samples';
   selectedMethod: string | null;
+  /** Order of the top-methods table. */
+  methodSort: 'total' | 'self';
   inverted: boolean;
   search: string;
   view: ActiveView;
@@ -41,6 +43,7 @@ export const initialState: ViewState = {
   groupThreads: false,
   sortLanes: 'samples',
   selectedMethod: null,
+  methodSort: 'total',
   inverted: false,
   search: '',
   view: 'flame',

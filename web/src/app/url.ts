@@ -51,6 +51,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   if (state.groupThreads) q.set('group', '1');
   put('sort', state.sortLanes, 'samples');
   put('method', state.selectedMethod);
+  put('msort', state.methodSort, 'total');
   if (state.inverted) q.set('inverted', '1');
   put('search', state.search);
   put('view', state.view, 'flame');
@@ -106,6 +107,9 @@ export function stateFromUrl(search: string): Parsed {
   if (sort === 'samples' || sort === 'name') s.sortLanes = sort;
   else if (sort !== null) notices.push(`Ignored an unknown lane order “${sort}”.`);
   s.selectedMethod = q.get('method');
+  const msort = q.get('msort');
+  if (msort === 'self' || msort === 'total') s.methodSort = msort;
+  else if (msort !== null) notices.push(`Ignored an unknown method order “${msort}”.`);
   s.inverted = q.get('inverted') === '1';
   const view = q.get('view');
   if (view !== null) {

@@ -15,7 +15,7 @@ interface Props {
 }
 
 export function MethodsTable({ profile, derived, state, dispatch }: Props) {
-  const rows = derived.methods.slice(0, 300);
+  const rows = (state.methodSort === 'self' ? [...derived.methods].sort((a, b) => b.self - a.self || b.total - a.total) : derived.methods).slice(0, 300);
   const total = derived.totalWeight;
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
   const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
@@ -26,9 +26,9 @@ export function MethodsTable({ profile, derived, state, dispatch }: Props) {
         <thead>
           <tr>
             <th>Method</th>
-            <th className="num">Self</th>
+            <SortHeader label="Self" active={state.methodSort === 'self'} onClick={() => dispatch({ type: 'set', patch: { methodSort: 'self' } })} />
             <th className="num">Self %</th>
-            <th className="num">Total</th>
+            <SortHeader label="Total" active={state.methodSort === 'total'} onClick={() => dispatch({ type: 'set', patch: { methodSort: 'total' } })} />
             <th className="num">Total %</th>
           </tr>
         </thead>
@@ -103,7 +103,18 @@ export function MethodsTable({ profile, derived, state, dispatch }: Props) {
   );
 }
 
-export function CompareTable({ profile, rises, state }: { profile: Profile; rises: Rise[] | null; state: ViewState }) {
+function SortHeader({ label, active, onClick }: { label: string; active: boolean; onClick: () => void }) {
+  return (
+    <th className="num" aria-sort={active ? 'descending' : 'none'}>
+      <button type="button" className="link sort" onClick={onClick} title={`Sort by ${label.toLowerCase()} weight`}>
+        {label}
+        {active ? ' ▾' : ''}
+      </button>
+    </th>
+  );
+}
+
+export function CompareTable({ profile, rises, state, dispatch }: { profile: Profile; rises: Rise[] | null; state: ViewState; dispatch: Dispatch<Action> }) {
   if (!rises) return <p className="hint">Select a time range on the timeline (drag) to compare it with the rest of the recording.</p>;
   return (
     <div>
@@ -122,7 +133,16 @@ export function CompareTable({ profile, rises, state }: { profile: Profile; rise
         <tbody>
           {rises.slice(0, 200).map((r) => (
             <tr key={r.name}>
-              <td className="name">{profile.strings[r.name]}</td>
+              <td className="name">
+                <button
+                  type="button"
+                  className="link"
+                  title="Show its callers and callees"
+                  onClick={() => dispatch({ type: 'set', patch: { selectedMethod: profile.strings[r.name], view: 'methods' } })}
+                >
+                  {profile.strings[r.name]}
+                </button>
+              </td>
               <td className="num">{(r.share * 100).toFixed(1)}%</td>
               <td className="num">{(r.baseShare * 100).toFixed(1)}%</td>
               <td className={`num ${r.delta > 0 ? 'up' : 'down'}`}>

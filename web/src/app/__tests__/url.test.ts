@@ -15,6 +15,7 @@ const full: ViewState = {
   groupThreads: true,
   sortLanes: 'name',
   selectedMethod: 'java.io.DataInputStream.skipBytes',
+  methodSort: 'self',
   inverted: true,
   search: 'skip',
   view: 'compare',

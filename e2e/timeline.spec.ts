@@ -1,0 +1,122 @@
+/**
+ * The timeline by mouse and keyboard on the example: lanes sorted, grouped and hidden; zoom with
+ * the wheel and the keys; a range selected from the keyboard; hover over a lane; the methods
+ * table sorted and the comparison leading to a method's callers.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readHistogram, selectedCounts, shot } from './helpers';
+
+async function lanes(page: Page): Promise<string[]> {
+  return ((await page.getByTestId('lanes').getAttribute('data-lanes')) ?? '').split('\n').filter(Boolean);
+}
+
+test('lanes sort, group and hide; the Threads menu works from the keyboard', async ({ page }) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  // By matching events (the default) the busiest search worker comes first.
+  expect((await lanes(page))[0]).toMatch(/^search-worker-\d$/);
+  await page.getByLabel('Lane order').selectOption('name');
+  const byName = await lanes(page);
+  expect(byName.filter((l) => l.startsWith('search-worker-'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `search-worker-${n}`));
+
+  await page.getByLabel('Group by name').check();
+  await expect.poll(() => lanes(page)).toContain('search-worker-* (8)');
+  await page.getByLabel('Group by name').uncheck();
+
+  // Hide one worker through the menu, by keyboard only.
+  const summary = page.getByText('Threads', { exact: true });
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Find thread').fill('worker-3');
+  await page.getByLabel('Find thread').press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await expect.poll(() => lanes(page)).not.toContain('search-worker-3');
+  await expect(page.getByText('Threads (1 hidden)')).toBeVisible();
+  await shot(page, 'timeline-threads-menu');
+  await page.getByRole('button', { name: 'Show these' }).click();
+  await expect.poll(() => lanes(page)).toContain('search-worker-3');
+
+  // The thread filter drops lanes too.
+  await page.getByLabel('Thread filter').fill('^dispatcher$');
+  await expect.poll(() => lanes(page)).toEqual(['dispatcher']);
+});
+
+test('wheel and keys zoom and pan; Enter selects the visible window; hover names the sample', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  const whole = await readHistogram(page);
+  const head = page.getByTestId('histogram');
+  const box = (await head.boundingBox())!;
+  await page.mouse.move(box.x + whole.left + (box.width - whole.left) * 0.55, box.y + 30);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+  await expect.poll(async () => (await readHistogram(page)).to - (await readHistogram(page)).from).toBeLessThan((whole.to - whole.from) / 2);
+  const zoomed = await readHistogram(page);
+
+  // Keyboard: pan right, zoom in, select what is visible, then back out with 0.
+  await page.getByRole('region', { name: /Timeline/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await readHistogram(page)).from).toBeGreaterThan(zoomed.from);
+  await page.keyboard.press('+');
+  const visible = await readHistogram(page);
+  expect(visible.to - visible.from).toBeLessThan(zoomed.to - zoomed.from);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText(`range ${(visible.from / 1000).toFixed(2)}`);
+  const [inRange, all] = await selectedCounts(page);
+  expect(inRange).toBeLessThan(all);
+  await page.keyboard.press('0');
+  await expect.poll(async () => (await readHistogram(page)).from).toBe(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('status')).not.toContainText('range');
+
+  // Hover over the busiest column of the first lane: a tooltip with thread and frames.
+  const lanesBox = (await page.getByTestId('lanes').boundingBox())!;
+  const h = await readHistogram(page);
+  let shown = false;
+  const order = h.matching.map((m, i) => [m + h.other[i], i]).sort((a, b) => b[0] - a[0]);
+  for (const [, i] of order.slice(0, 12)) {
+    const x = lanesBox.x + h.left + ((i + 0.5) / h.matching.length) * (lanesBox.width - h.left);
+    for (let dx = -4; dx <= 4 && !shown; dx += 2) {
+      await page.mouse.move(x + dx, lanesBox.y + 8);
+      shown = await page.getByRole('tooltip').filter({ hasText: 'thread' }).isVisible();
+    }
+    if (shown) break;
+  }
+  expect(shown).toBe(true);
+  await expect(page.getByRole('tooltip')).toContainText('search-worker');
+  await shot(page, 'timeline-hover');
+  expect(errors).toEqual([]);
+});
+
+test('top methods sort by self; a risen method leads to its callers', async ({ page }) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  const table = page.getByRole('table', { name: 'Top methods' });
+  await expect(table.locator('tbody tr').first()).toContainText('java.lang.Thread.run');
+  await table.getByRole('button', { name: /^Self/ }).click();
+  await expect(table.locator('th[aria-sort="descending"]')).toContainText('Self');
+  const first = (await table.locator('tbody tr').first().textContent()) ?? '';
+  expect(first).not.toContain('java.lang.Thread.run');
+
+  // Select the second spike (8.8–10.2 s) from the URL-free UI: drag on the histogram.
+  const h = await readHistogram(page);
+  const box = (await page.getByTestId('histogram').boundingBox())!;
+  const x = (t: number) => box.x + h.left + ((t - h.from) / (h.to - h.from)) * (box.width - h.left);
+  await page.mouse.move(x(8800), box.y + 30);
+  await page.mouse.down();
+  await page.mouse.move(x(10200), box.y + 30, { steps: 6 });
+  await page.mouse.up();
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  const rose = page.getByRole('table', { name: 'Methods that rose' });
+  await rose.getByRole('button', { name: 'java.io.DataInputStream.skipBytes', exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'Top methods' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('table', { name: 'Callers' })).toContainText('SearchService.parseRecords');
+  await shot(page, 'methods-sandwich');
+});
