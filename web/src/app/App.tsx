@@ -219,8 +219,23 @@ export function App() {
       ) : (
         !progress && (
           <main className="welcome">
-            <p>Drop a Java Flight Recorder file (.jfr or .jfr.gz) anywhere on this page, open one, or try the example.</p>
+            <h2>Java Flight Recorder, in the browser</h2>
+            <p>Drop a recording (.jfr or .jfr.gz) anywhere on this page, open one, or try the example.</p>
             <p>The recording is decoded in your browser; nothing of it leaves your machine.</p>
+            <dl className="keys">
+              <dt>Select a time range</dt>
+              <dd>drag on the activity histogram or the lanes</dd>
+              <dt>Zoom</dt>
+              <dd>wheel over the histogram, ctrl+wheel over the lanes, or + and − with the timeline focused</dd>
+              <dt>Pan</dt>
+              <dd>drag the time axis, shift+drag, shift+wheel, or ← →</dd>
+              <dt>Keys</dt>
+              <dd>0 whole recording · Enter select the visible window · Esc clear the selection</dd>
+              <dt>Threads</dt>
+              <dd>right-click a lane name to hide it, or use the Threads menu</dd>
+              <dt>Details</dt>
+              <dd>click a sample or a bar for its full stack and fields; click a frame to zoom the flame graph</dd>
+            </dl>
           </main>
         )
       )}

@@ -1,9 +1,9 @@
 /** One event in full: its stack and every field, decoded on demand from the file. */
 import { useEffect, useState } from 'react';
 import { decodeEventFields } from '../engine';
-import { stackNames } from '../profile-logic/collapsed';
 import { formatMs } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
+import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
 export function EventPanel({ profile, event, onClose }: { profile: Profile; event: number; onClose: () => void }) {
   const [fields, setFields] = useState<{ event: number; text: string } | null>(null);
@@ -19,7 +19,12 @@ export function EventPanel({ profile, event, onClose }: { profile: Profile; even
   }, [profile, event]);
   const e = profile.events;
   const type = profile.eventTypes[e.type[event]];
-  const frames = e.stack[event] >= 0 ? stackNames(profile, e.stack[event]).reverse() : [];
+  // Leaf first, with line numbers and frame kinds.
+  const frames: { name: string; line: number; kind: number }[] = [];
+  for (let st = e.stack[event]; st >= 0; st = profile.stacks.prefix[st]) {
+    const f = profile.stacks.frame[st];
+    frames.push({ name: profile.strings[profile.frames.name[f]], line: profile.frames.line[f], kind: profile.frames.kind[f] });
+  }
   return (
     <aside className="event-panel" aria-label="Event details">
       <header>
@@ -43,7 +48,11 @@ export function EventPanel({ profile, event, onClose }: { profile: Profile; even
       <h4>Stack ({frames.length} frames, leaf first)</h4>
       <ol className="stack">
         {frames.map((f, k) => (
-          <li key={k}>{f}</li>
+          <li key={k} title={FRAME_KIND_NAME[f.kind]}>
+            <i className="kind" style={{ background: FRAME_COLOR[f.kind] }} />
+            {f.name}
+            {f.line >= 0 && <span className="line">:{f.line}</span>}
+          </li>
         ))}
       </ol>
       <h4>Fields</h4>
