@@ -113,6 +113,21 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
   const hasStates = derived.states.length > 1;
   const buckets = Math.max(10, Math.floor(plotW / 3));
   const hist = useMemo(() => histogramOf(profile, derived.density.parts, vp[0], vp[1], buckets), [profile, derived.density, vp, buckets]);
+  const histSummary = useMemo(() => {
+    let m = 0;
+    let o = 0;
+    let peak = 0;
+    for (let i = 0; i < hist.matching.length; i++) {
+      m += hist.matching[i];
+      o += hist.other[i];
+      if (hist.matching[i] > hist.matching[peak]) peak = i;
+    }
+    const w = (vp[1] - vp[0]) / hist.matching.length;
+    return (
+      `Activity from ${formatMs(vp[0])} to ${formatMs(vp[1])}: ${formatCount(m)} matching and ${formatCount(o)} other events` +
+      (m > 0 ? `; most matching around ${formatMs(vp[0] + (peak + 0.5) * w)}` : '')
+    );
+  }, [hist, vp]);
   const gcEvents = useMemo(() => {
     const e = profile.events;
     return Array.from(derived.index.unthreaded).filter((i) => kinds[e.type[i]] === 'gc' && e.duration[i] > 0);
@@ -550,6 +565,8 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
         ref={head}
         className="timeline-head"
         data-testid="histogram"
+        role="img"
+        aria-label={histSummary}
         data-from={vp[0]}
         data-to={vp[1]}
         data-matching={Array.from(hist.matching).join(',')}
@@ -566,6 +583,11 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
           <canvas
             ref={body}
             data-testid="lanes"
+            role="img"
+            aria-label={`${derived.lanes.length} thread lanes: ${derived.lanes
+              .slice(0, 12)
+              .map((l) => `${l.label} ${formatCount(l.matching)} of ${formatCount(l.count)}`)
+              .join(', ')}${derived.lanes.length > 12 ? ', …' : ''}`}
             data-lanes={derived.lanes.map((l) => l.label).join('\n')}
             style={{ position: 'sticky', top: 0, width: '100%', height: viewH, display: 'block' }}
             onPointerDown={(ev) => onDown(ev, false)}
