@@ -124,7 +124,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     }
     const w = (vp[1] - vp[0]) / hist.matching.length;
     return (
-      `Activity from ${formatMs(vp[0])} to ${formatMs(vp[1])}: ${formatCount(m)} matching and ${formatCount(o)} other events` +
+      `Activity from ${formatMs(vp[0])} to ${formatMs(vp[1])}: ${formatCount(m)} matching, ${formatCount(o)} other` +
       (m > 0 ? `; most matching around ${formatMs(vp[0] + (peak + 0.5) * w)}` : '')
     );
   }, [hist, vp]);
@@ -584,10 +584,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
             ref={body}
             data-testid="lanes"
             role="img"
-            aria-label={`${derived.lanes.length} thread lanes: ${derived.lanes
-              .slice(0, 12)
-              .map((l) => `${l.label} ${formatCount(l.matching)} of ${formatCount(l.count)}`)
-              .join(', ')}${derived.lanes.length > 12 ? ', …' : ''}`}
+            aria-label={`Thread lanes (${derived.lanes.length}); the Threads menu lists them`}
             data-lanes={derived.lanes.map((l) => l.label).join('\n')}
             style={{ position: 'sticky', top: 0, width: '100%', height: viewH, display: 'block' }}
             onPointerDown={(ev) => onDown(ev, false)}
