@@ -4,7 +4,9 @@
  * table sorted and the comparison leading to a method's callers.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { readHistogram, selectedCounts, shot } from './helpers';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readHistogram, root, selectedCounts, shot } from './helpers';
 
 async function lanes(page: Page): Promise<string[]> {
   return ((await page.getByTestId('lanes').getAttribute('data-lanes')) ?? '').split('\n').filter(Boolean);
@@ -119,4 +121,21 @@ test('top methods sort by self; a risen method leads to its callers', async ({ p
   await expect(page.getByRole('tab', { name: 'Top methods' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('table', { name: 'Callers' })).toContainText('SearchService.parseRecords');
   await shot(page, 'methods-sandwich');
+});
+
+test('a file dropped anywhere on the page opens', async ({ page }) => {
+  await page.goto('./');
+  const bytes = readFileSync(resolve(root, 'fixtures/ap-wall.jfr')).toString('base64');
+  const dataTransfer = await page.evaluateHandle((b64) => {
+    const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([raw], 'ap-wall.jfr', { type: 'application/octet-stream' }));
+    return dt;
+  }, bytes);
+  await page.dispatchEvent('main', 'dragover', { dataTransfer });
+  await expect(page.locator('.app.drag-over')).toHaveCount(1);
+  await page.dispatchEvent('main', 'drop', { dataTransfer });
+  await expect(page.getByRole('status')).toContainText('wall-clock samples selected');
+  await expect(page.locator('.file-name')).toHaveText('ap-wall.jfr');
+  await expect(page.locator('.app.drag-over')).toHaveCount(0);
 });
