@@ -6,7 +6,7 @@
  *                 ▲                           │
  *                 └──── urlFromState ◀────────┘ (pushState; back/forward dispatch 'replace')
  */
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { CancelledError, fileBytes, loadRecording, loadRecordingFromUrl, type LoadHandle } from '../engine';
 import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
@@ -282,8 +282,12 @@ const KIND_NOUN: Record<string, string> = {
 
 function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }: WorkspaceProps) {
   const { profile } = loaded;
-  const d = useDerived(profile, state);
-  const rises = useComparison(profile, state, d, state.view === 'compare');
+  // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
+  // on a huge recording a burst of typing recomputes once, for the latest text.
+  const deferred = useDeferredValue(state);
+  const stale = deferred !== state;
+  const d = useDerived(profile, deferred);
+  const rises = useComparison(profile, deferred, d, deferred.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
@@ -292,7 +296,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
   const status = type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
-      (state.range ? ` · range ${(state.range[0] / 1000).toFixed(2)}–${(state.range[1] / 1000).toFixed(2)} s` : '')
+      (deferred.range ? ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s` : '')
     : 'This recording has no events with stacks.';
   const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter', bad: string | null, placeholder: string) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
@@ -330,7 +334,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
       <section className="filters" aria-label="Filters">
         <label className="field">
           <span>Event</span>
-          <select aria-label="Event" value={type?.name ?? ''} onChange={(e) => set({ eventType: e.currentTarget.value, selectedMethod: null, threadState: '' })}>
+          <select aria-label="Event" value={state.eventType || type?.name || ''} onChange={(e) => set({ eventType: e.currentTarget.value, selectedMethod: null, threadState: '' })}>
             {choices.map((i) => {
               const t = profile.eventTypes[i];
               return (
@@ -379,7 +383,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
         })}
       </section>
       <div className="statusbar">
-        <div role="status" className="status" aria-live="polite">
+        <div role="status" className={`status${stale ? ' stale' : ''}`} aria-live="polite" aria-busy={stale}>
           {status}
         </div>
         <div className="tools" aria-label="Timeline tools">
@@ -462,7 +466,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               <FlameGraph
                 tree={d.tree}
                 mode={d.weightMode}
-                inverted={state.inverted}
+                inverted={deferred.inverted}
                 search={state.search}
                 onSelect={(name) => set({ selectedMethod: name })}
               />
