@@ -13,7 +13,6 @@ import {
   flagsOf,
   indexByType,
   weightModeOf,
-  weightPerStack,
   type Filtered,
   type RegexResult,
   type WeightMode,
@@ -147,18 +146,17 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
 /** Methods whose share rose most in the selection against the baseline (or the rest). */
 export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Rise[] | null {
   return useMemo(() => {
-    if (!s.range || !enabled) return null;
-    const e = profile.events;
-    const base: number[] = [];
-    const [a, b] = s.range;
-    for (let k = 0; k < d.candidates.length; k++) {
-      const i = d.candidates[k];
-      if (!d.filtered.match[i]) continue;
-      const t = e.start[i];
-      const inBase = s.baseline ? t >= s.baseline[0] && t <= s.baseline[1] : t < a || t > b;
-      if (inBase) base.push(i);
+    if (!enabled || (!s.range && !s.baseline)) return null;
+    let base: Float64Array;
+    if (s.baseline) base = weightsInRange(profile, d.density.parts, s.baseline, d.weightMode);
+    else {
+      // Everything outside the selection: the whole recording's weights minus the selection's.
+      base = weightsInRange(profile, d.density.parts, null, d.weightMode);
+      for (let k = 0; k < base.length; k++) {
+        const v = base[k] - d.weights[k];
+        base[k] = v > 1e-9 * base[k] ? v : 0; // no float residue where the selection held it all
+      }
     }
-    const baseWeights = weightPerStack(profile, Int32Array.from(base), d.weightMode);
-    return compareMethods(profile, d.weights, baseWeights);
-  }, [profile, s.range, s.baseline, d.candidates, d.filtered, d.weights, d.weightMode, enabled]);
+    return compareMethods(profile, d.weights, base);
+  }, [profile, s.range, s.baseline, d.density, d.weights, d.weightMode, enabled]);
 }

@@ -115,11 +115,21 @@ function SortHeader({ label, active, onClick }: { label: string; active: boolean
 }
 
 export function CompareTable({ profile, rises, state, dispatch }: { profile: Profile; rises: Rise[] | null; state: ViewState; dispatch: Dispatch<Action> }) {
-  if (!rises) return <p className="hint">Select a time range on the timeline (drag) to compare it with the rest of the recording.</p>;
+  if (!rises) {
+    return (
+      <p className="hint">
+        Select a time range on the timeline (drag) to compare it with the rest of the recording, or with a baseline range (select one and
+        press “Use as baseline” first).
+      </p>
+    );
+  }
+  const maxDelta = rises.reduce((m, r) => Math.max(m, Math.abs(r.delta)), 0) || 1;
   return (
     <div>
       <p className="hint">
-        Share of the selection against {state.baseline ? 'the baseline range' : 'everything outside it'}: methods that rose most first.
+        Share of {state.range ? 'the selection' : 'the whole recording'} against{' '}
+        {state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it'}
+        , among the events the filters keep: methods whose share rose most first.
       </p>
       <table className="grid" aria-label="Methods that rose">
         <thead>
@@ -128,6 +138,7 @@ export function CompareTable({ profile, rises, state, dispatch }: { profile: Pro
             <th className="num">Selection</th>
             <th className="num">Baseline</th>
             <th className="num">Change</th>
+            <th className="delta-col" aria-hidden="true" />
           </tr>
         </thead>
         <tbody>
@@ -148,6 +159,9 @@ export function CompareTable({ profile, rises, state, dispatch }: { profile: Pro
               <td className={`num ${r.delta > 0 ? 'up' : 'down'}`}>
                 {r.delta > 0 ? '+' : ''}
                 {(r.delta * 100).toFixed(1)} pt
+              </td>
+              <td className="delta-col" aria-hidden="true">
+                <span className={r.delta > 0 ? 'up' : 'down'} style={{ width: `${(50 * Math.abs(r.delta)) / maxDelta}%`, [r.delta > 0 ? 'left' : 'right']: '50%' }} />
               </td>
             </tr>
           ))}
