@@ -451,6 +451,11 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
                   <span>Search</span>
                   <input type="search" aria-label="Search frames" placeholder="highlight frames" value={state.search} onChange={(e) => set({ search: e.currentTarget.value })} />
                 </label>
+                {state.selectedMethod && (
+                  <button type="button" className="chip" onClick={() => set({ view: 'methods' })} title="Callers and callees of the method chosen in the flame graph">
+                    {state.selectedMethod} · callers &amp; callees →
+                  </button>
+                )}
                 <span className="legend" aria-label="Frame colours">
                   {FRAME_KIND_NAME.slice(0, 6).map((n, k) => (
                     <span key={n}>

@@ -448,6 +448,10 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       const lines = [`${type.label} at ${formatMs(e.start[i])}${e.duration[i] > 0 ? `, lasting ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
       if (e.state[i] >= 0) lines.push(profile.strings[e.state[i]]);
       if (e.subject[i] >= 0) lines.push(profile.strings[e.subject[i]]);
+      if (e.peer[i] >= 0) {
+        const peer = profile.strings[profile.threads.name[e.peer[i]]];
+        lines.push(type.name === 'jdk.JavaMonitorWait' ? `notified by ${peer}` : `previous owner ${peer}`);
+      }
       if (derived.filtered.ofType[i] && !derived.filtered.match[i]) lines.push('(filtered out)');
       if (e.stack[i] >= 0) {
         const frames = stackNames(profile, e.stack[i]).reverse();
@@ -502,7 +506,21 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       );
     } else if (inBody) {
       const i = eventAt(x, y);
-      setHover(i === null ? null : { x: ev.clientX, y: ev.clientY, lines: describe(i) });
+      if (i !== null) setHover({ x: ev.clientX, y: ev.clientY, lines: describe(i) });
+      else {
+        const t = tOf(x);
+        const e = profile.events;
+        const gc = gcEvents.find((g) => e.start[g] <= t && t <= e.start[g] + e.duration[g]);
+        setHover(
+          gc === undefined
+            ? null
+            : {
+                x: ev.clientX,
+                y: ev.clientY,
+                lines: [`GC pause at ${formatMs(e.start[gc])}, lasting ${formatMs(e.duration[gc])}`, e.subject[gc] >= 0 ? profile.strings[e.subject[gc]] : ''],
+              },
+        );
+      }
     } else if (y < HIST_H) {
       setHover({ x: ev.clientX, y: ev.clientY, lines: describeBucket(x) });
     } else {
