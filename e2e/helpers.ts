@@ -21,8 +21,17 @@ export interface Hist {
   left: number;
 }
 
+/**
+ * Wait until the view has caught up with the last input: the selectors run on a deferred copy
+ * of the state, and the status line says aria-busy meanwhile.
+ */
+export async function settled(page: Page): Promise<void> {
+  await expect(page.getByRole('status')).not.toHaveAttribute('aria-busy', 'true');
+}
+
 /** The activity histogram as the page draws it (its canvas carries the bucket counts). */
 export async function readHistogram(page: Page): Promise<Hist> {
+  await settled(page);
   const h = page.getByTestId('histogram');
   const get = async (k: string) => (await h.getAttribute(k)) ?? '';
   return {
@@ -35,6 +44,7 @@ export async function readHistogram(page: Page): Promise<Hist> {
 }
 
 export async function status(page: Page): Promise<string> {
+  await settled(page);
   return (await page.getByRole('status').textContent()) ?? '';
 }
 

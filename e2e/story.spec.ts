@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { resolve } from 'node:path';
-import { corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, shot, spikeWindows } from './helpers';
+import { corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, settled, shot, spikeWindows } from './helpers';
 
 test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   const errors: string[] = [];
@@ -70,6 +70,8 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   await shot(page, 'story-5-top-methods');
   await page.getByRole('tab', { name: 'Compare' }).click();
   const rose = page.getByRole('table', { name: 'Methods that rose' });
+  await expect(rose).toBeVisible();
+  await settled(page);
   const firstRows = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 8).map((r) => r.textContent ?? ''));
   expect(firstRows.some((r) => r.includes('skipBytes'))).toBe(true);
   await shot(page, 'story-6-compare');

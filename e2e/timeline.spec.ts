@@ -6,9 +6,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readHistogram, root, selectedCounts, shot } from './helpers';
+import { readHistogram, root, selectedCounts, settled, shot } from './helpers';
 
 async function lanes(page: Page): Promise<string[]> {
+  await settled(page);
   return ((await page.getByTestId('lanes').getAttribute('data-lanes')) ?? '').split('\n').filter(Boolean);
 }
 

@@ -287,7 +287,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
   const deferred = useDeferredValue(state);
   const stale = deferred !== state;
   const d = useDerived(profile, deferred);
-  const rises = useComparison(profile, deferred, d, deferred.view === 'compare');
+  const rises = useComparison(profile, deferred, d, state.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
