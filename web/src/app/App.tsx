@@ -457,7 +457,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
                   </button>
                 )}
                 <span className="legend" aria-label="Frame colours">
-                  {FRAME_KIND_NAME.slice(0, 6).map((n, k) => (
+                  {FRAME_KIND_NAME.map((n, k) => (
                     <span key={n}>
                       <i style={{ background: FRAME_COLOR[k] }} /> {n}
                     </span>

@@ -72,8 +72,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
     chart.current = c;
     if (searchRef.current) c.search(searchRef.current);
     // The root sits at the bottom of a normal flame graph: start there.
-    const pane = div.parentElement;
-    if (pane && !inverted) pane.scrollTop = pane.scrollHeight;
+    const pane = div.closest('.view-body');
+    if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
     return () => {
       chart.current = null;
       c.destroy();

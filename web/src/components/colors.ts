@@ -46,6 +46,10 @@ export const THEME = {
   gcMark: '#f59f00',
 };
 
-/** Frame kinds coloured as async-profiler does: Java green, inlined aqua, native red, C++ yellow, kernel orange. */
-export const FRAME_COLOR = ['#b2e1b2', '#50e150', '#50cccc', '#e15a5a', '#c8c83c', '#e17d00', '#c0c0c0'];
-export const FRAME_KIND_NAME = ['Interpreted', 'JIT compiled', 'Inlined', 'Native', 'C++', 'Kernel', 'Unknown'];
+/**
+ * Frame kinds coloured as async-profiler does: interpreted pale green, JIT green, inlined aqua,
+ * native red, C++ yellow, kernel orange. The parser files async-profiler's "C1 compiled" under
+ * Unknown, so Unknown takes async-profiler's C1 colour.
+ */
+export const FRAME_COLOR = ['#b2e1b2', '#50e150', '#50cccc', '#e15a5a', '#c8c83c', '#e17d00', '#cce880'];
+export const FRAME_KIND_NAME = ['Interpreted', 'JIT compiled', 'Inlined', 'Native', 'C++', 'Kernel', 'C1 / other'];
