@@ -122,7 +122,7 @@ fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeade
         };
         let want = header.size as usize;
         let rest = want.saturating_sub(buf.len());
-        let got = read_up_to(&mut src, &mut buf, rest)?;
+        read_up_to(&mut src, &mut buf, rest)?;
         let complete = buf.len() == want;
         if !complete {
             let e = jfrscope_parser::Error::new(
@@ -136,7 +136,6 @@ fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeade
         if !complete {
             break;
         }
-        let _ = got;
         offset += want as u64;
         index += 1;
     }

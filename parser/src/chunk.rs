@@ -11,7 +11,6 @@
 //! writes checkpoints between events. Both are read. Pool entries are indexed by position and
 //! decoded lazily, the first time an event refers to them.
 
-use crate::columns::NONE;
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{ChunkHeader, HEADER_SIZE};
 use crate::metadata::{Metadata, Prim};
@@ -417,6 +416,3 @@ impl<'a> Chunk<'a> {
 
 /// Number used for "absent" in i64 id columns.
 pub const ABSENT: i64 = i64::MIN;
-
-#[allow(dead_code)]
-pub(crate) const NO: i32 = NONE;

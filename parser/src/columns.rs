@@ -327,22 +327,6 @@ pub struct Events {
 }
 
 impl Events {
-    /// Make room for `n` more rows in every column.
-    pub fn reserve(&mut self, n: usize) {
-        self.ty.reserve(n);
-        self.start_ns.reserve(n);
-        self.duration_ns.reserve(n);
-        self.thread.reserve(n);
-        self.stack.reserve(n);
-        self.weight.reserve(n);
-        self.state.reserve(n);
-        self.subject.reserve(n);
-        self.value.reserve(n);
-        self.peer.reserve(n);
-        self.chunk.reserve(n);
-        self.offset.reserve(n);
-    }
-
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ty.len()

@@ -263,9 +263,6 @@ fn decode_event(chunk: &Chunk<'_>, d: &mut Resolver, rec: &mut Recording, plan: 
         let text = if port != ABSENT { format!("{h}:{port}") } else { h };
         subject = rec.strings.intern(&text) as i32;
     }
-    if plan.kind == EventKind::Sleep && !value.is_nan() {
-        // `time` is a span in nanoseconds in every JDK so far.
-    }
     let h = &chunk.header;
     let e = &mut rec.events;
     e.ty.push(plan.ty);

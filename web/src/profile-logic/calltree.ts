@@ -37,6 +37,16 @@ function child(b: Builder, nameIdx: number, profile: Profile, kind: FrameKind): 
   return c;
 }
 
+/** Events without a stack, as one "(no stack)" child of the root. */
+function addNoStack(root: Builder, profile: Profile, none: number): void {
+  if (!(none > 0)) return;
+  const b = child(root, 0, profile, 6 as FrameKind);
+  b.node.name = '(no stack)';
+  b.node.value += none;
+  b.node.self += none;
+  root.node.value += none;
+}
+
 /** The call tree of `weights` (per stack row; the last slot is "no stack"). */
 export function callTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
   const { frame, prefix, length } = profile.stacks;
@@ -67,14 +77,7 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
       root.node.value += w;
     }
   }
-  const none = weights[length] ?? 0;
-  if (none > 0) {
-    const b = child(root, 0, profile, 6 as FrameKind);
-    b.node.name = '(no stack)';
-    b.node.value += none;
-    b.node.self += none;
-    root.node.value += none;
-  }
+  addNoStack(root, profile, weights[length] ?? 0);
   return root.node;
 }
 
@@ -100,14 +103,7 @@ export function invertedTree(profile: Profile, weights: Float64Array, rootName =
       }
     }
   }
-  const none = weights[length] ?? 0;
-  if (none > 0) {
-    const b = child(root, 0, profile, 6 as FrameKind);
-    b.node.name = '(no stack)';
-    b.node.value += none;
-    b.node.self += none;
-    root.node.value += none;
-  }
+  addNoStack(root, profile, weights[length] ?? 0);
   return root.node;
 }
 
