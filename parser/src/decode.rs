@@ -122,7 +122,8 @@ const INFO_TYPES: [&str; 5] =
 
 /// Decode one chunk into `rec`. Errors inside single events are recorded and the event
 /// skipped by its size; an error in the event headers stops the chunk there.
-pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool) {
+pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool, pass: crate::Pass) {
+    let rows_only = pass == crate::Pass::Rows;
     let md = &chunk.md;
     // One slot per event class: its global type row, how many events, and what to do with
     // them. Type ids index a dense table (ids are small in every writer seen); others hash.
@@ -150,7 +151,7 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
             None
         };
         slot_of_class.insert(c.id, slots.len() as u32);
-        slots.push(Slot { row: ty, count: 0, info: INFO_TYPES.contains(&c.name.as_str()), plan });
+        slots.push(Slot { row: ty, count: 0, info: !rows_only && INFO_TYPES.contains(&c.name.as_str()), plan });
     }
     const DENSE: u64 = 1 << 16;
     let max_dense = slot_of_class.keys().copied().filter(|&id| id < DENSE).max().map(|m| m as usize + 1).unwrap_or(0);
@@ -184,12 +185,14 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
             }
         }
     });
-    for slot in &slots {
-        rec.types[slot.row as usize].count += slot.count;
+    if !rows_only {
+        for slot in &slots {
+            rec.types[slot.row as usize].count += slot.count;
+        }
     }
     rec.errors.extend(errors);
-    if let Err(e) = scan {
-        rec.errors.push(e);
+    if let Err(e) = scan.map_err(|e| (!rows_only).then_some(e)) {
+        rec.errors.extend(e);
     }
 }
 

@@ -87,11 +87,27 @@ pub struct Recording {
     pub errors: Vec<Error>,
 }
 
-/// Which event types to decode into rows (all types are counted either way).
+/// Which event types to decode into rows, and what else a pass over the chunks records.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Only these type names; `None` decodes every known kind and every stack-bearing type.
     pub only: Option<Vec<String>>,
+    /// What the pass records.
+    pub pass: Pass,
+}
+
+/// What one pass over a file's chunks records. A recording can be read in one [`Pass::Full`]
+/// pass, or lazily: one [`Pass::Count`] pass, then [`Pass::Rows`] passes for the types wanted,
+/// each into the same [`Recording`] (the browser defers types too large to hold at once).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Pass {
+    /// Chunk headers, type counts, the description, every error, and rows of the wanted types.
+    #[default]
+    Full,
+    /// Everything [`Pass::Full`] records except rows.
+    Count,
+    /// Rows of the wanted types only, and the errors met decoding them.
+    Rows,
 }
 
 impl Recording {
@@ -174,14 +190,14 @@ pub fn parse_into(data: &[u8], base: u64, first: usize, opts: &Options, rec: &mu
     let n = headers.len();
     for (i, h) in headers.into_iter().enumerate() {
         let pos = (h.offset - base) as usize;
-        if i + 1 == n {
+        if i + 1 == n && opts.pass != Pass::Rows {
             if let Some(e) = err.clone().filter(|e| matches!(e.kind(), ErrorKind::Truncated { .. })) {
                 rec.errors.push(e);
             }
         }
         parse_chunk_bytes(&data[pos..], h, first + i, opts, rec);
     }
-    if let Some(e) = err.filter(|e| !matches!(e.kind(), ErrorKind::Truncated { .. })) {
+    if let Some(e) = err.filter(|e| opts.pass != Pass::Rows && !matches!(e.kind(), ErrorKind::Truncated { .. })) {
         rec.errors.push(e);
     }
 }
@@ -195,17 +211,24 @@ pub fn parse_chunk_into(data: &[u8], header: ChunkHeader, index: usize, opts: &O
 /// Decode one chunk from its own bytes (`chunk_data` starts with its header; `header.offset`
 /// says where it sits in the file) into `rec`.
 pub fn parse_chunk_bytes(chunk_data: &[u8], header: ChunkHeader, index: usize, opts: &Options, rec: &mut Recording) {
-    rec.chunks.push(header.clone());
+    let rows_only = opts.pass == Pass::Rows;
+    if !rows_only {
+        rec.chunks.push(header.clone());
+    }
     match Chunk::from_bytes(chunk_data, header, index) {
         Ok(chunk) => {
-            let wanted = |name: &str, _kind: EventKind| match &opts.only {
-                Some(list) => list.iter().any(|n| n == name),
-                None => true,
+            let wanted = |name: &str, _kind: EventKind| match (&opts.only, opts.pass) {
+                (_, Pass::Count) => false,
+                (Some(list), _) => list.iter().any(|n| n == name),
+                (None, _) => true,
             };
-            decode::decode_chunk(&chunk, rec, &wanted);
-            rec.errors.extend(chunk.pool_errors().iter().cloned());
+            decode::decode_chunk(&chunk, rec, &wanted, opts.pass);
+            if !rows_only {
+                rec.errors.extend(chunk.pool_errors().iter().cloned());
+            }
         }
-        Err(e) => rec.errors.push(e),
+        Err(e) if !rows_only => rec.errors.push(e),
+        Err(_) => {}
     }
 }
 

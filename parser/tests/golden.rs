@@ -193,3 +193,40 @@ fn damaged_fixtures_say_where_and_keep_what_they_can() {
     assert!(matches!(magic.errors[0].kind(), jfrscope_parser::ErrorKind::BadMagic(_)));
     assert!(magic.events.is_empty());
 }
+
+/// The lazy reading the browser does (one count pass, then a rows pass per group of types) must end with the counts, errors and collapsed stacks of one full
+/// pass.
+#[test]
+fn count_then_rows_passes_agree_with_one_full_pass() {
+    use jfrscope_parser::{parse_into, Pass};
+    let mut files = recordings_in(&root().join("fixtures"));
+    files.extend(recordings_in(&root().join("fixtures/damaged")));
+    for file in files {
+        let data = read(&file);
+        let full = parse(&data, &Options::default());
+        let chunks = |rec: &mut Recording, opts: &Options| parse_into(&data, 0, 0, opts, rec);
+        let mut lazy = Recording::default();
+        chunks(&mut lazy, &Options { only: None, pass: Pass::Count });
+        assert!(lazy.events.is_empty() && lazy.types.iter().all(|t| !t.decoded), "{file:?}: a count pass decoded rows");
+        let counts = |r: &Recording| r.types.iter().map(|t| (t.name.clone(), t.count)).collect::<BTreeMap<_, _>>();
+        assert_eq!(counts(&lazy), counts(&full), "{file:?}: counts");
+        // The largest decoded type last, as the browser defers it.
+        let mut decoded: Vec<&jfrscope_parser::EventType> = full.types.iter().filter(|t| t.decoded).collect();
+        decoded.sort_by_key(|t| t.count);
+        let (rest, last) = decoded.split_at(decoded.len().saturating_sub(1));
+        for group in [rest, last] {
+            chunks(&mut lazy, &Options { only: Some(group.iter().map(|t| t.name.clone()).collect()), pass: Pass::Rows });
+        }
+        assert_eq!(counts(&lazy), counts(&full), "{file:?}: a rows pass changed the counts");
+        assert_eq!(lazy.events.len(), full.events.len(), "{file:?}: rows");
+        assert_eq!(lazy.chunks.len(), full.chunks.len(), "{file:?}: chunks");
+        let msgs = |r: &Recording| r.errors.iter().map(|e| e.to_string()).collect::<std::collections::BTreeSet<_>>();
+        assert_eq!(msgs(&lazy), msgs(&full), "{file:?}: errors");
+        for t in &full.types {
+            let (a, b) = (full.type_index[&t.name], lazy.type_index[&t.name]);
+            assert_eq!(lazy.types[b as usize].decoded, t.decoded, "{file:?}: {} decoded", t.name);
+            let w = Weight::default_for(t.kind);
+            assert_eq!(collapse(&lazy, b, w, |_| true), collapse(&full, a, w, |_| true), "{file:?}: {} stacks", t.name);
+        }
+    }
+}
