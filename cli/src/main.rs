@@ -7,7 +7,7 @@
 //! the columns, never the whole file.
 
 use jfrscope_parser::collapse::{self, Weight};
-use jfrscope_parser::{ChunkHeader, EventKind, Options, Recording};
+use jfrscope_parser::{ChunkHeader, EventKind, Options, Pass, Recording};
 use regex::Regex;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -155,7 +155,7 @@ fn report_errors(path: &str, rec: &Recording) {
 }
 
 fn summary(a: &Args) -> Result<bool, String> {
-    let rec = load(&a.file, &Options { only: Some(vec![]) }).map_err(|e| format!("{}: {e}", a.file))?;
+    let rec = load(&a.file, &Options { only: None, pass: Pass::Count }).map_err(|e| format!("{}: {e}", a.file))?;
     let ok = rec.errors.is_empty();
     if !ok && !a.partial {
         report_errors(&a.file, &rec);
@@ -189,7 +189,7 @@ fn summary(a: &Args) -> Result<bool, String> {
 
 fn collapse_cmd(a: &Args) -> Result<bool, String> {
     let event = a.event.clone().ok_or("collapse needs --event TYPE")?;
-    let rec = load(&a.file, &Options { only: Some(vec![event.clone()]) }).map_err(|e| format!("{}: {e}", a.file))?;
+    let rec = load(&a.file, &Options { only: Some(vec![event.clone()]), ..Options::default() }).map_err(|e| format!("{}: {e}", a.file))?;
     let ok = rec.errors.is_empty();
     if !ok && !a.partial {
         report_errors(&a.file, &rec);
@@ -266,7 +266,7 @@ fn print_cmd(a: &Args) -> Result<bool, String> {
     let mut out = io::BufWriter::new(out.lock());
     let ty = a.event.clone();
     let mut errors = Vec::new();
-    let rec = load_with(&a.file, &Options { only: Some(vec![]) }, |bytes, h, i, _| {
+    let rec = load_with(&a.file, &Options { only: None, pass: Pass::Count }, |bytes, h, i, _| {
         let r = jfrscope_parser::for_each_event(bytes, h.clone(), i, ty.as_deref(), |name, off, v| {
             let mut line = String::from("{\"type\":");
             jfrscope_parser::value::json_string(name, &mut line);
