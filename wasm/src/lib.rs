@@ -43,6 +43,14 @@ impl Parser {
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &Options::default(), &mut self.rec);
     }
 
+    /// Count the events of every type, read the description and collect errors, decoding no
+    /// rows: the first pass of a lazy load (the parser's `Pass::Count`).
+    #[wasm_bindgen(js_name = countChunks)]
+    pub fn count_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
+        let opts = Options { only: None, pass: jfrscope_parser::Pass::Count };
+        jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
+    }
+
     /// The string table.
     pub fn strings(&self) -> Vec<String> {
         self.rec.strings.list.iter().map(|s| s.to_string()).collect()
