@@ -173,20 +173,48 @@ impl<'a> Chunk<'a> {
     /// Walk event headers: calls `f(pos, size, type_id)` for each event; stops at the first
     /// malformed header and returns its error.
     pub fn scan(&self, mut f: impl FnMut(usize, usize, u64)) -> Result<()> {
+        self.scan_bodies(|pos, size, ty, _| f(pos, size, ty))
+    }
+
+    /// Like [`Chunk::scan`], also passing where the event's fields start (just after its type
+    /// id; past `pos + size` when the header itself overruns the event).
+    #[inline]
+    pub(crate) fn scan_bodies(&self, mut f: impl FnMut(usize, usize, u64, usize)) -> Result<()> {
         let end = self.events_end();
+        let compressed = self.header.compressed;
         let mut pos = HEADER_SIZE;
         let mut r = self.reader_at(pos);
         while pos < end {
-            let at = r.offset();
-            let size = r.int().map_err(|e| e.in_chunk(self.index))?;
-            if size <= 0 || pos + size as usize > end {
-                let kind = if size > 0 { ErrorKind::UnexpectedEof } else { ErrorKind::OutOfBounds { what: "event size", value: size as i64 } };
-                return Err(Error::new(kind, at).in_chunk(self.index));
-            }
-            let ty = r.long().map_err(|e| e.in_chunk(self.index))? as u64;
-            f(pos, size as usize, ty);
-            pos += size as usize;
-            r.seek(pos).map_err(|e| e.in_chunk(self.index))?;
+            // Most events are under 128 bytes with a type id under 16384: a one-byte size and
+            // a one- or two-byte type id, read here without the general reader.
+            let fast = match self.data.get(pos..) {
+                Some(&[s, t0, t1, ..]) if compressed && s < 0x80 && s > 0 && pos + (s as usize) <= end => {
+                    if t0 < 0x80 {
+                        Some((s as usize, t0 as u64, pos + 2))
+                    } else if t1 < 0x80 {
+                        Some((s as usize, (t0 & 0x7f) as u64 | (t1 as u64) << 7, pos + 3))
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            let (size, ty, body) = match fast {
+                Some(h) => h,
+                None => {
+                    r.seek(pos).map_err(|e| e.in_chunk(self.index))?;
+                    let at = r.offset();
+                    let size = r.int().map_err(|e| e.in_chunk(self.index))?;
+                    if size <= 0 || pos + size as usize > end {
+                        let kind = if size > 0 { ErrorKind::UnexpectedEof } else { ErrorKind::OutOfBounds { what: "event size", value: size as i64 } };
+                        return Err(Error::new(kind, at).in_chunk(self.index));
+                    }
+                    let ty = r.long().map_err(|e| e.in_chunk(self.index))? as u64;
+                    (size as usize, ty, r.pos())
+                }
+            };
+            f(pos, size, ty, body);
+            pos += size;
         }
         Ok(())
     }

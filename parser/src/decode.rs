@@ -14,6 +14,7 @@ use crate::Recording;
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Role {
     Skip,
     StartTime,
@@ -71,49 +72,122 @@ fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
 struct Plan {
     ty: u32,
     kind: EventKind,
-    /// Per field (runs of skipped fields merged into one step): what to do and how to read it.
+    /// Index of the event's class in the metadata.
+    class: usize,
+    /// The leading fields most event types share, read without going through `steps`.
+    head: Head,
+    /// Per field after those (runs of skipped fields merged into one step): what to do and
+    /// how to read it.
     steps: Vec<Step>,
+    /// Skip programs of runs of unwanted fields that are more than integers or bytes.
+    skips: Vec<Vec<crate::chunk::Op>>,
 }
 
-/// How one field is read: compressed integers and references straight from the varint, a run
-/// of unwanted fields by one compiled skip program, anything else through `read_scalar`.
+/// Which of startTime, duration, a thread and a stack trace (compressed, in this order) an
+/// event type's fields start with: most types do, and these are read without dispatch.
+#[derive(Default)]
+struct Head {
+    start: bool,
+    duration: bool,
+    /// Whether the thread is the sampled thread (else the event thread), and its class.
+    thread: Option<(bool, usize)>,
+    /// The stack trace class.
+    stack: Option<usize>,
+}
+
+impl Head {
+    /// Take the steps a head reads off the front of `steps`.
+    fn split(steps: &mut Vec<Step>) -> Head {
+        let mut h = Head::default();
+        let mut n = 0;
+        if let Some(Step::Varint(Role::StartTime)) = steps.get(n) {
+            h.start = true;
+            n += 1;
+        }
+        if let Some(Step::Varint(Role::Duration)) = steps.get(n) {
+            h.duration = true;
+            n += 1;
+        }
+        if let Some(&Step::Ref(role @ (Role::EventThread | Role::SampledThread), class)) = steps.get(n) {
+            h.thread = Some((role == Role::SampledThread, class as usize));
+            n += 1;
+        }
+        if let Some(&Step::Ref(Role::Stack, class)) = steps.get(n) {
+            h.stack = Some(class as usize);
+            n += 1;
+        }
+        steps.drain(..n);
+        h
+    }
+}
+
+/// How one field is read: compressed integers and references straight from the varint, inline
+/// strings by their encoding, a run of unwanted fields by one skip (a compiled program when it
+/// is more than integers or bytes), anything else through `read_scalar`.
+/// Small and flat (class and field numbers as `u32`, skip programs kept aside in
+/// [`Plan::skips`]) so that dispatching on it is one byte compare.
+#[derive(Clone, Copy)]
 enum Step {
-    Skip(Vec<crate::chunk::Op>),
+    SkipVarints(u32),
+    SkipBytes(u32),
+    /// Index in [`Plan::skips`].
+    Skip(u32),
     Varint(Role),
-    Ref(Role, usize),
-    Generic(Role, usize),
+    Ref(Role, u32),
+    Str(Role),
+    /// Field index.
+    Generic(Role, u32),
 }
 
-fn plan_steps(chunk: &Chunk<'_>, class: usize, kind: EventKind) -> Vec<Step> {
+/// The steps of event class `class`, and the skip programs they refer to.
+fn plan_steps(chunk: &Chunk<'_>, class: usize, kind: EventKind) -> (Vec<Step>, Vec<Vec<crate::chunk::Op>>) {
+    use crate::chunk::Op;
     let md = &chunk.md;
     let c = &md.classes[class];
     let compressed = chunk.header.compressed;
     let mut steps: Vec<Step> = Vec::new();
+    let mut skips: Vec<Vec<Op>> = Vec::new();
+    let mut skip: Vec<Op> = Vec::new();
+    let mut flush = |skip: &mut Vec<Op>, steps: &mut Vec<Step>| {
+        let ops = std::mem::take(skip);
+        match ops[..] {
+            [] => {}
+            [Op::Varints(n)] => steps.push(Step::SkipVarints(n)),
+            [Op::Bytes(n)] => steps.push(Step::SkipBytes(n)),
+            _ => {
+                steps.push(Step::Skip(skips.len() as u32));
+                skips.push(ops);
+            }
+        }
+    };
     for (i, f) in c.fields.iter().enumerate() {
         let role = role_of(kind, &c.name, &f.name);
         if role == Role::Skip {
             let mut single = Vec::new();
             crate::chunk::compile_single(md, compressed, f, 0, &mut single);
-            let ops = if f.array { vec![crate::chunk::Op::Array(single.into_boxed_slice())] } else { single };
-            if let Some(Step::Skip(prev)) = steps.last_mut() {
-                prev.extend(ops);
+            if f.array {
+                skip.push(Op::Array(single.into_boxed_slice()));
             } else {
-                steps.push(Step::Skip(ops));
+                skip.extend(single);
             }
             continue;
         }
+        flush(&mut skip, &mut steps);
         let prim = md.classes[f.class].prim;
         steps.push(if f.array {
-            Step::Generic(role, i)
+            Step::Generic(role, i as u32)
         } else if f.cpool && compressed {
-            Step::Ref(role, f.class)
+            Step::Ref(role, f.class as u32)
         } else if compressed && matches!(prim, Some(Prim::Long) | Some(Prim::Int) | Some(Prim::Short)) {
             Step::Varint(role)
+        } else if !f.cpool && prim == Some(Prim::String) {
+            Step::Str(role)
         } else {
-            Step::Generic(role, i)
+            Step::Generic(role, i as u32)
         });
     }
-    steps
+    flush(&mut skip, &mut steps);
+    (steps, skips)
 }
 
 /// Types whose events feed the recording's description.
@@ -146,7 +220,9 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
         let plan = if decodable && wanted(&c.name, kind) {
             rec.types[ty as usize].decoded = true;
             let ci = md.class_index(c.id).unwrap_or(0);
-            Some(Plan { ty, kind, steps: plan_steps(chunk, ci, kind) })
+            let (mut steps, skips) = plan_steps(chunk, ci, kind);
+            let head = Head::split(&mut steps);
+            Some(Plan { ty, kind, class: ci, head, steps, skips })
         } else {
             None
         };
@@ -163,8 +239,9 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
     }
 
     let mut d = Resolver::new(chunk);
+    let mut out = RowSink::new(chunk);
     let mut errors = Vec::new();
-    let scan = chunk.scan(|pos, size, tid| {
+    let scan = chunk.scan_bodies(|pos, size, tid, body| {
         let si = match dense.get(tid as usize) {
             Some(&si) => si,
             None if tid >= DENSE => slot_of_class.get(&tid).copied().unwrap_or(u32::MAX),
@@ -178,13 +255,14 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
             }
         }
         if let Some(plan) = &slot.plan {
-            if let Err(e) = decode_event(chunk, &mut d, rec, plan, pos, size) {
+            if let Err(e) = decode_event(chunk, &mut d, rec, &mut out, plan, pos, size, body) {
                 if errors.len() < 32 {
                     errors.push(e.in_chunk(chunk.index));
                 }
             }
         }
     });
+    out.flush(&mut rec.events);
     if !rows_only {
         for slot in &slots {
             rec.types[slot.row as usize].count += slot.count;
@@ -196,91 +274,333 @@ pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn 
     }
 }
 
-fn decode_event(chunk: &Chunk<'_>, d: &mut Resolver, rec: &mut Recording, plan: &Plan, pos: usize, size: usize) -> Result<()> {
-    let data = chunk.data;
-    let mut r = Reader::new(&data[..pos + size], chunk.header.offset, chunk.header.compressed);
-    r.seek(pos)?;
-    r.int()?;
-    let tid = r.long()? as u64;
-    let class = &chunk.md.classes[chunk.md.class_index(tid).unwrap_or(0)];
-    let mut start = 0i64;
-    let mut duration = 0i64;
-    let mut event_thread = NONE;
-    let mut sampled_thread = NONE;
-    let mut stack = NONE;
-    let mut state = NONE;
-    let mut weight = 1.0f64;
-    let mut alloc = f64::NAN;
-    let mut tlab = f64::NAN;
-    let mut subject = NONE;
-    let mut host = NONE;
-    let mut port = ABSENT;
-    let mut value = f64::NAN;
-    let mut peer = NONE;
-    for step in &plan.steps {
-        let (role, class_of, s) = match step {
-            Step::Skip(ops) => {
-                chunk.run_ops(&mut r, ops, 0)?;
-                continue;
-            }
-            Step::Varint(role) => (*role, 0, Scalar::Int(r.varint()? as i64)),
-            Step::Ref(role, fc) => (*role, *fc, Scalar::Ref(r.varint()?)),
-            Step::Generic(role, fi) => {
-                let f = &class.fields[*fi];
-                (*role, f.class, chunk.read_scalar(&mut r, f)?)
-            }
-        };
-        let f = FieldClass { class: class_of };
+/// The error an event whose header overruns its stated size gives when its fields are read:
+/// the header read again within the event's bounds.
+#[cold]
+fn header_overrun(chunk: &Chunk<'_>, pos: usize, size: usize) -> crate::error::Error {
+    let data = chunk.data.get(..pos + size).unwrap_or(chunk.data);
+    let mut r = Reader::new(data, chunk.header.offset, chunk.header.compressed);
+    let res = r.seek(pos).and_then(|_| r.int()).and_then(|_| r.long());
+    match res {
+        Err(e) => e,
+        Ok(_) => r.err(crate::error::ErrorKind::UnexpectedEof),
+    }
+}
+
+/// The fields of one event row while its fields are read.
+struct Row {
+    start: i64,
+    duration: i64,
+    event_thread: i32,
+    sampled_thread: i32,
+    stack: i32,
+    state: i32,
+    weight: f64,
+    alloc: f64,
+    tlab: f64,
+    subject: i32,
+    host: i32,
+    port: i64,
+    value: f64,
+    peer: i32,
+}
+
+impl Row {
+    const EMPTY: Row = Row {
+        start: 0,
+        duration: 0,
+        event_thread: NONE,
+        sampled_thread: NONE,
+        stack: NONE,
+        state: NONE,
+        weight: 1.0,
+        alloc: f64::NAN,
+        tlab: f64::NAN,
+        subject: NONE,
+        host: NONE,
+        port: ABSENT,
+        value: f64::NAN,
+        peer: NONE,
+    };
+
+    /// Apply one field value read for `role` (`class`: the field's class, what a reference
+    /// points into).
+    fn apply(&mut self, d: &mut Resolver<'_>, chunk: &Chunk<'_>, rec: &mut Recording, role: Role, class: usize, s: Scalar<'_>) {
         match (role, s) {
-            (Role::StartTime, Scalar::Int(t)) => start = t,
-            (Role::Duration, Scalar::Int(t)) => duration = t,
-            (Role::EventThread, Scalar::Ref(id)) => event_thread = d.thread(chunk, rec, f.class, id),
-            (Role::SampledThread, Scalar::Ref(id)) => sampled_thread = d.thread(chunk, rec, f.class, id),
-            (Role::ThreadField, Scalar::Ref(id)) => event_thread = d.thread(chunk, rec, f.class, id),
-            (Role::Peer, Scalar::Ref(id)) => peer = d.thread(chunk, rec, f.class, id),
-            (Role::Stack, Scalar::Ref(id)) => stack = d.stack(chunk, rec, f.class, id),
-            (Role::State, s) => state = d.text_scalar(chunk, rec, f.class, s),
-            (Role::Samples, Scalar::Int(n)) => weight = n as f64,
-            (Role::AllocSize, Scalar::Int(n)) => alloc = n as f64,
-            (Role::TlabSize, Scalar::Int(n)) => tlab = n as f64,
-            (Role::WeightField, Scalar::Int(n)) => alloc = n as f64,
-            (Role::SubjectClass, Scalar::Ref(id)) => subject = d.class_name(chunk, rec, f.class, id),
-            (Role::SubjectStr, s) => subject = d.text_scalar(chunk, rec, f.class, s),
+            (Role::StartTime, Scalar::Int(t)) => self.start = t,
+            (Role::Duration, Scalar::Int(t)) => self.duration = t,
+            (Role::EventThread, Scalar::Ref(id)) => self.event_thread = d.thread(chunk, rec, class, id),
+            (Role::SampledThread, Scalar::Ref(id)) => self.sampled_thread = d.thread(chunk, rec, class, id),
+            (Role::ThreadField, Scalar::Ref(id)) => self.event_thread = d.thread(chunk, rec, class, id),
+            (Role::Peer, Scalar::Ref(id)) => self.peer = d.thread(chunk, rec, class, id),
+            (Role::Stack, Scalar::Ref(id)) => self.stack = d.stack(chunk, rec, class, id),
+            (Role::State, s) => self.state = d.text_scalar(chunk, rec, class, s),
+            (Role::Samples, Scalar::Int(n)) => self.weight = n as f64,
+            (Role::AllocSize, Scalar::Int(n)) => self.alloc = n as f64,
+            (Role::TlabSize, Scalar::Int(n)) => self.tlab = n as f64,
+            (Role::WeightField, Scalar::Int(n)) => self.alloc = n as f64,
+            (Role::SubjectClass, Scalar::Ref(id)) => self.subject = d.class_name(chunk, rec, class, id),
+            (Role::SubjectStr, s) => self.subject = d.text_scalar(chunk, rec, class, s),
             (Role::Host, s) => {
-                let h = d.text_scalar(chunk, rec, f.class, s);
-                if host == NONE || rec.strings.get(host).is_empty() {
-                    host = h;
-                }
+                let h = d.text_scalar(chunk, rec, class, s);
+                self.set_host(rec, h);
             }
-            (Role::Port, Scalar::Int(p)) => port = p,
-            (Role::Value, Scalar::Int(v)) => value = v as f64,
-            (Role::Value, Scalar::Float(v)) => value = v,
+            (Role::Port, Scalar::Int(p)) => self.port = p,
+            (Role::Value, Scalar::Int(v)) => self.value = v as f64,
+            (Role::Value, Scalar::Float(v)) => self.value = v,
             _ => {}
         }
     }
+
+    /// The first non-empty host wins (`host` and `address` may both be present).
+    fn set_host(&mut self, rec: &Recording, h: i32) {
+        if self.host == NONE || rec.strings.get(self.host).is_empty() {
+            self.host = h;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn decode_event<'a>(
+    chunk: &Chunk<'a>,
+    d: &mut Resolver<'a>,
+    rec: &mut Recording,
+    out: &mut RowSink,
+    plan: &Plan,
+    pos: usize,
+    size: usize,
+    body: usize,
+) -> Result<()> {
+    let Some(mut r) = Reader::bounded(chunk.data, body, pos + size, chunk.header.offset, chunk.header.compressed) else {
+        return Err(header_overrun(chunk, pos, size));
+    };
+    let mut row = Row::EMPTY;
+    let head = &plan.head;
+    if head.start {
+        row.start = r.varint()? as i64;
+    }
+    if head.duration {
+        row.duration = r.varint()? as i64;
+    }
+    if let Some((sampled, class)) = head.thread {
+        let t = d.thread(chunk, rec, class, r.varint()?);
+        if sampled {
+            row.sampled_thread = t;
+        } else {
+            row.event_thread = t;
+        }
+    }
+    if let Some(class) = head.stack {
+        row.stack = d.stack(chunk, rec, class, r.varint()?);
+    }
+    for &step in &plan.steps {
+        match step {
+            Step::SkipVarints(n) => r.skip_varints(n as usize)?,
+            Step::SkipBytes(n) => r.skip(n as usize)?,
+            Step::Skip(i) => chunk.run_ops(&mut r, plan.skips.get(i as usize).map_or(&[][..], |v| &v[..]), 0)?,
+            Step::Varint(role) => {
+                let v = r.varint()? as i64;
+                match role {
+                    Role::StartTime => row.start = v,
+                    Role::Duration => row.duration = v,
+                    Role::Value => row.value = v as f64,
+                    _ => row.apply(d, chunk, rec, role, 0, Scalar::Int(v)),
+                }
+            }
+            Step::Ref(role, fc) => {
+                let fc = fc as usize;
+                let id = r.varint()?;
+                match role {
+                    Role::EventThread | Role::ThreadField => row.event_thread = d.thread(chunk, rec, fc, id),
+                    Role::Stack => row.stack = d.stack(chunk, rec, fc, id),
+                    Role::SubjectClass => row.subject = d.class_name(chunk, rec, fc, id),
+                    _ => row.apply(d, chunk, rec, role, fc, Scalar::Ref(id)),
+                }
+            }
+            Step::Str(role) => {
+                // Most strings in events are references to the string pool.
+                let t = if r.peek() == Some(2) {
+                    r.skip(1)?;
+                    let id = r.long()? as u64;
+                    match role {
+                        Role::SubjectStr | Role::State | Role::Host => d.string_ref(chunk, rec, id),
+                        _ => NONE,
+                    }
+                } else {
+                    let s = r.string()?;
+                    match role {
+                        Role::SubjectStr | Role::State | Role::Host => d.inline_text(chunk, rec, s),
+                        _ => NONE,
+                    }
+                };
+                match role {
+                    Role::SubjectStr => row.subject = t,
+                    Role::State => row.state = t,
+                    Role::Host => row.set_host(rec, t),
+                    _ => {}
+                }
+            }
+            Step::Generic(role, fi) => {
+                let Some(f) = chunk.md.classes.get(plan.class).and_then(|c| c.fields.get(fi as usize)) else { continue };
+                let s = chunk.read_scalar(&mut r, f)?;
+                row.apply(d, chunk, rec, role, f.class, s);
+            }
+        }
+    }
+    finish(rec, out, plan, &row, pos);
+    Ok(())
+}
+
+/// Append the row of an event read into `row`.
+#[inline(always)]
+fn finish(rec: &mut Recording, out: &mut RowSink, plan: &Plan, row: &Row, pos: usize) {
+    let mut subject = row.subject;
+    let mut weight = row.weight;
     if plan.kind == EventKind::Alloc {
+        let (alloc, tlab) = (row.alloc, row.tlab);
         weight = if tlab > 0.0 { tlab } else if alloc.is_nan() { 0.0 } else { alloc };
     }
-    if host != NONE {
-        let h = rec.strings.get(host).to_string();
-        let text = if port != ABSENT { format!("{h}:{port}") } else { h };
+    if row.host != NONE {
+        let h = rec.strings.get(row.host).to_string();
+        let text = if row.port != ABSENT { format!("{h}:{}", row.port) } else { h };
         subject = rec.strings.intern(&text) as i32;
     }
-    let h = &chunk.header;
-    let e = &mut rec.events;
-    e.ty.push(plan.ty);
-    e.start_ns.push(h.ticks_to_nanos(start));
-    e.duration_ns.push(h.ticks_to_duration(duration));
-    e.thread.push(if sampled_thread != NONE { sampled_thread } else { event_thread });
-    e.stack.push(stack);
-    e.weight.push(weight);
-    e.state.push(state);
-    e.subject.push(subject);
-    e.value.push(value);
-    e.peer.push(peer);
-    e.chunk.push(chunk.index as u32);
-    e.offset.push(h.offset + pos as u64);
-    Ok(())
+    out.push(
+        &mut rec.events,
+        plan.ty,
+        out.ticks.nanos(row.start),
+        out.ticks.duration(row.duration),
+        if row.sampled_thread != NONE { row.sampled_thread } else { row.event_thread },
+        row.stack,
+        weight,
+        row.state,
+        subject,
+        row.value,
+        row.peer,
+        pos,
+    );
+}
+
+/// Tick → nanosecond conversion of one chunk, without 128-bit division in the usual cases.
+#[derive(Clone, Copy)]
+struct Ticks {
+    start_nanos: i64,
+    start_ticks: i64,
+    per_second: i64,
+}
+
+impl Ticks {
+    const NANOS: i64 = 1_000_000_000;
+
+    fn new(h: &crate::header::ChunkHeader) -> Ticks {
+        Ticks { start_nanos: h.start_nanos, start_ticks: h.start_ticks, per_second: h.ticks_per_second.max(1) }
+    }
+
+    /// Wall-clock ns since the epoch of a tick value.
+    #[inline]
+    fn nanos(&self, ticks: i64) -> i64 {
+        self.start_nanos.wrapping_add(self.duration(ticks.wrapping_sub(self.start_ticks)))
+    }
+
+    /// Nanoseconds of a tick span: `ticks * 1e9 / per_second` truncated, as 128-bit arithmetic
+    /// gives it (whole seconds and the remainder apart when the remainder's product fits).
+    #[inline]
+    fn duration(&self, ticks: i64) -> i64 {
+        let tps = self.per_second;
+        if tps == Self::NANOS {
+            ticks
+        } else if tps <= i64::MAX / Self::NANOS {
+            let (q, r) = (ticks / tps, ticks % tps);
+            q.wrapping_mul(Self::NANOS).wrapping_add(r * Self::NANOS / tps)
+        } else {
+            ((ticks as i128) * Self::NANOS as i128 / tps as i128) as i64
+        }
+    }
+}
+
+/// Rows decoded from one chunk, gathered a batch at a time in small arrays and appended to the
+/// columns in one copy per column (twelve pushes per row cost more than the decoding).
+struct RowSink {
+    ticks: Ticks,
+    chunk: u32,
+    base: u64,
+    n: usize,
+    ty: [u32; BATCH],
+    start: [i64; BATCH],
+    duration: [i64; BATCH],
+    thread: [i32; BATCH],
+    stack: [i32; BATCH],
+    weight: [f64; BATCH],
+    state: [i32; BATCH],
+    subject: [i32; BATCH],
+    value: [f64; BATCH],
+    peer: [i32; BATCH],
+    offset: [u64; BATCH],
+}
+
+const BATCH: usize = 256;
+
+impl RowSink {
+    fn new(chunk: &Chunk<'_>) -> Box<RowSink> {
+        Box::new(RowSink {
+            ticks: Ticks::new(&chunk.header),
+            chunk: chunk.index as u32,
+            base: chunk.header.offset,
+            n: 0,
+            ty: [0; BATCH],
+            start: [0; BATCH],
+            duration: [0; BATCH],
+            thread: [0; BATCH],
+            stack: [0; BATCH],
+            weight: [0.0; BATCH],
+            state: [0; BATCH],
+            subject: [0; BATCH],
+            value: [0.0; BATCH],
+            peer: [0; BATCH],
+            offset: [0; BATCH],
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn push(&mut self, e: &mut crate::columns::Events, ty: u32, start: i64, duration: i64, thread: i32, stack: i32, weight: f64, state: i32, subject: i32, value: f64, peer: i32, pos: usize) {
+        let i = self.n;
+        if i >= BATCH {
+            self.flush(e);
+            return self.push(e, ty, start, duration, thread, stack, weight, state, subject, value, peer, pos);
+        }
+        self.ty[i] = ty;
+        self.start[i] = start;
+        self.duration[i] = duration;
+        self.thread[i] = thread;
+        self.stack[i] = stack;
+        self.weight[i] = weight;
+        self.state[i] = state;
+        self.subject[i] = subject;
+        self.value[i] = value;
+        self.peer[i] = peer;
+        self.offset[i] = self.base + pos as u64;
+        self.n = i + 1;
+    }
+
+    #[inline(never)]
+    fn flush(&mut self, e: &mut crate::columns::Events) {
+        let n = self.n.min(BATCH);
+        e.ty.extend_from_slice(&self.ty[..n]);
+        e.start_ns.extend_from_slice(&self.start[..n]);
+        e.duration_ns.extend_from_slice(&self.duration[..n]);
+        e.thread.extend_from_slice(&self.thread[..n]);
+        e.stack.extend_from_slice(&self.stack[..n]);
+        e.weight.extend_from_slice(&self.weight[..n]);
+        e.state.extend_from_slice(&self.state[..n]);
+        e.subject.extend_from_slice(&self.subject[..n]);
+        e.value.extend_from_slice(&self.value[..n]);
+        e.peer.extend_from_slice(&self.peer[..n]);
+        e.chunk.resize(e.chunk.len() + n, self.chunk);
+        e.offset.extend_from_slice(&self.offset[..n]);
+        self.n = 0;
+    }
 }
 
 /// Pool id → row. Writers number threads and stack traces densely from small ids, so those
@@ -320,8 +640,8 @@ impl IdCache {
     }
 }
 
-/// Per-chunk caches from pool ids to rows of the columns.
-struct Resolver {
+/// Per-chunk caches from pool ids (and inline strings) to rows of the columns.
+struct Resolver<'a> {
     threads: IdCache,
     stacks: IdCache,
     /// java.lang.String pool id → string row (paths, hosts, names written as references).
@@ -329,6 +649,9 @@ struct Resolver {
     /// java.lang.Class pool id → string row of its dotted name.
     class_names: IdCache,
     texts: FxHashMap<(usize, u64), i32>,
+    /// Inline UTF-8 (3) or Latin-1 (5) string bytes in the chunk → string row: an event type
+    /// that writes its path or name inline repeats the same bytes event after event.
+    inline: FxHashMap<(u8, &'a [u8]), i32>,
     methods: FxHashMap<u64, Option<(u32, u32)>>,
     frame_kinds: FxHashMap<u64, FrameKind>,
     string_class: Option<usize>,
@@ -347,14 +670,15 @@ const METHOD_FIELDS: &[&str] = &["type", "name"];
 const FRAME_FIELDS: &[&str] = &["method", "lineNumber", "bytecodeIndex", "type"];
 const STACK_FIELDS: &[&str] = &["frames"];
 
-impl Resolver {
-    fn new(chunk: &Chunk<'_>) -> Resolver {
+impl<'a> Resolver<'a> {
+    fn new(chunk: &Chunk<'a>) -> Resolver<'a> {
         Resolver {
             threads: IdCache::default(),
             stacks: IdCache::default(),
             string_refs: IdCache::default(),
             class_names: IdCache::default(),
             texts: FxHashMap::default(),
+            inline: FxHashMap::default(),
             methods: FxHashMap::default(),
             frame_kinds: FxHashMap::default(),
             string_class: chunk.md.class_by_name("java.lang.String"),
@@ -381,10 +705,16 @@ impl Resolver {
     }
 
     /// Thread row of pool entry `id`, or -1 when the chunk lacks it.
+    #[inline]
     fn thread(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        if let Some(t) = self.threads.get(id) {
-            return t;
+        match self.threads.get(id) {
+            Some(t) => t,
+            None => self.thread_miss(chunk, rec, class, id),
         }
+    }
+
+    #[inline(never)]
+    fn thread_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
         let t = self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE);
         self.threads.insert(id, t);
         t
@@ -422,23 +752,48 @@ impl Resolver {
     /// pool class with a text field such as Symbol or ThreadState).
     fn text_scalar(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, s: Scalar<'_>) -> i32 {
         match s {
-            Scalar::Str(RawStr::Pool(id)) => match self.string_class {
-                Some(sc) => {
-                    if let Some(t) = self.string_refs.get(id) {
-                        return t;
-                    }
-                    let t = self.text(chunk, rec, sc, id, 0);
-                    self.string_refs.insert(id, t);
-                    t
-                }
-                None => NONE,
-            },
+            Scalar::Str(RawStr::Pool(id)) => self.string_ref(chunk, rec, id),
             Scalar::Str(RawStr::Null) => NONE,
             Scalar::Str(s) => rec.strings.intern(&s.to_text().unwrap_or_default()) as i32,
             Scalar::Ref(id) => self.text(chunk, rec, class, id, 0),
             Scalar::Int(v) => rec.strings.intern(&v.to_string()) as i32,
             _ => NONE,
         }
+    }
+
+    /// String row of `java.lang.String` pool entry `id`.
+    #[inline]
+    fn string_ref(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, id: u64) -> i32 {
+        match self.string_refs.get(id) {
+            Some(t) => t,
+            None => self.string_ref_miss(chunk, rec, id),
+        }
+    }
+
+    #[inline(never)]
+    fn string_ref_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, id: u64) -> i32 {
+        let Some(sc) = self.string_class else { return NONE };
+        let t = self.text(chunk, rec, sc, id, 0);
+        self.string_refs.insert(id, t);
+        t
+    }
+
+    /// String row of a string field's value, as [`Resolver::text_scalar`] gives it.
+    #[inline]
+    fn inline_text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, s: RawStr<'a>) -> i32 {
+        let key = match s {
+            RawStr::Pool(id) => return self.string_ref(chunk, rec, id),
+            RawStr::Utf8(b) => (3, b),
+            RawStr::Latin1(b) => (5, b),
+            s => return self.text_scalar(chunk, rec, 0, Scalar::Str(s)),
+        };
+        if let Some(&t) = self.inline.get(&key) {
+            return t;
+        }
+        let s = if key.0 == 3 { RawStr::Utf8(key.1) } else { RawStr::Latin1(key.1) };
+        let t = rec.strings.intern(&s.to_text().unwrap_or_default()) as i32;
+        self.inline.insert(key, t);
+        t
     }
 
     /// The text of pool entry `id` of `class`: a string itself, or the struct's `name`,
@@ -485,10 +840,16 @@ impl Resolver {
     }
 
     /// String row of a class's name, dotted as `RecordedClass.getName()` gives it.
+    #[inline]
     fn class_name(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        if let Some(t) = self.class_names.get(id) {
-            return t;
+        match self.class_names.get(id) {
+            Some(t) => t,
+            None => self.class_name_miss(chunk, rec, class, id),
         }
+    }
+
+    #[inline(never)]
+    fn class_name_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
         let t = self.class_name_uncached(chunk, rec, class, id);
         self.class_names.insert(id, t);
         t
@@ -552,10 +913,16 @@ impl Resolver {
     }
 
     /// Stack row of stack trace `id`, or -1 when the chunk lacks it.
+    #[inline]
     fn stack(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        if let Some(s) = self.stacks.get(id) {
-            return s;
+        match self.stacks.get(id) {
+            Some(s) => s,
+            None => self.stack_miss(chunk, rec, class, id),
         }
+    }
+
+    #[inline(never)]
+    fn stack_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
         let s = self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE);
         self.stacks.insert(id, s);
         s
@@ -593,7 +960,7 @@ impl Resolver {
         Some(s)
     }
 
-    fn frame<'a>(&mut self, chunk: &Chunk<'a>, rec: &mut Recording, class: usize, r: &mut Reader<'a>) -> Option<u32> {
+    fn frame<'b>(&mut self, chunk: &Chunk<'b>, rec: &mut Recording, class: usize, r: &mut Reader<'b>) -> Option<u32> {
         // Read the raw ids first; a frame seen before in this chunk costs one lookup.
         let (mut mid, mut line, mut bci, mut tid) = (None, -1i32, -1i32, None);
         if self.standard_frame(chunk, class) {
@@ -687,7 +1054,3 @@ impl<'a> Chunk<'a> {
     }
 }
 
-/// The class of the field a step read (what its references point into).
-struct FieldClass {
-    class: usize,
-}

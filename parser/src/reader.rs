@@ -45,10 +45,31 @@ impl RawStr<'_> {
     }
 }
 
+/// The compressed integer that starts the little-endian word `w` (the next eight bytes) and
+/// its length, or `None` when it is longer than eight bytes. The first byte with its high bit
+/// clear ends it; the 7-bit groups of the bytes up to there are packed together in three
+/// shift-and-mask steps (pairs of bytes, pairs of those, then halves).
+#[inline(always)]
+pub(crate) fn varint_in_word(w: u64) -> Option<(u64, usize)> {
+    let term = !w & 0x8080_8080_8080_8080;
+    if term == 0 {
+        return None;
+    }
+    let last = term & term.wrapping_neg();
+    let mut x = w & (last ^ (last - 1)) & 0x7f7f_7f7f_7f7f_7f7f;
+    x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4);
+    Some((x, (term.trailing_zeros() / 8) as usize + 1))
+}
+
 /// A cursor over `data`, whose first byte sits at absolute offset `base` in the file.
 #[derive(Clone)]
 pub struct Reader<'a> {
     data: &'a [u8],
+    /// `data` and the bytes after it that integers may be read a word at a time from (never
+    /// consumed: what is read must end within `data`).
+    ahead: &'a [u8],
     pos: usize,
     base: u64,
     compressed: bool,
@@ -57,7 +78,17 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader over `data` starting at its first byte.
     pub fn new(data: &'a [u8], base: u64, compressed: bool) -> Reader<'a> {
-        Reader { data, pos: 0, base, compressed }
+        Reader { data, ahead: data, pos: 0, base, compressed }
+    }
+
+    /// A reader over `data[..end]` at `pos`, or `None` when `pos > end` or `end` is past the
+    /// data. It reads nothing past `end` but may look ahead to the end of `data`.
+    #[inline]
+    pub(crate) fn bounded(data: &'a [u8], pos: usize, end: usize, base: u64, compressed: bool) -> Option<Reader<'a>> {
+        if pos > end {
+            return None;
+        }
+        Some(Reader { data: data.get(..end)?, ahead: data, pos, base, compressed })
     }
 
     /// Position relative to the start of `data`.
@@ -125,6 +156,12 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The next byte, without moving.
+    #[inline]
+    pub fn peek(&self) -> Option<u8> {
+        self.data.get(self.pos).copied()
+    }
+
     fn fixed<const N: usize>(&mut self) -> Result<[u8; N]> {
         let b = self.bytes(N)?;
         let mut a = [0u8; N];
@@ -151,15 +188,27 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub fn varint(&mut self) -> Result<u64> {
         // Fast paths: one or two bytes (most ids, sizes and small numbers).
-        if let Some(&b) = self.data.get(self.pos) {
+        if let Some(&[b, c, ..]) = self.data.get(self.pos..) {
             if b < 0x80 {
                 self.pos += 1;
                 return Ok(b as u64);
             }
-            if let Some(&c) = self.data.get(self.pos + 1) {
-                if c < 0x80 {
-                    self.pos += 2;
-                    return Ok((b & 0x7f) as u64 | (c as u64) << 7);
+            if c < 0x80 {
+                self.pos += 2;
+                return Ok((b & 0x7f) as u64 | (c as u64) << 7);
+            }
+        }
+        self.varint_word()
+    }
+
+    /// A compressed integer of up to eight bytes read as one word (see [`varint_in_word`]).
+    #[inline]
+    fn varint_word(&mut self) -> Result<u64> {
+        if let Some(bytes) = self.ahead.get(self.pos..self.pos + 8) {
+            if let Some((v, len)) = varint_in_word(u64::from_le_bytes(bytes.try_into().unwrap_or([0xff; 8]))) {
+                if self.pos + len <= self.data.len() {
+                    self.pos += len;
+                    return Ok(v);
                 }
             }
         }
@@ -223,7 +272,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A JFR `long` (also used for `int`, `short` and `char` when compressed).
-    #[inline]
+    #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
         if self.compressed {
             Ok(self.varint()? as i64)
@@ -233,7 +282,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A JFR `int`.
-    #[inline]
+    #[inline(always)]
     pub fn int(&mut self) -> Result<i32> {
         if self.compressed {
             Ok(self.varint()? as i32)
@@ -286,6 +335,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string in any of the six encodings.
+    #[inline]
     pub fn string(&mut self) -> Result<RawStr<'a>> {
         let at = self.offset();
         match self.u8()? {
@@ -345,6 +395,54 @@ mod tests {
         assert_eq!(r.varint().unwrap(), 300);
         let nine = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
         assert_eq!(Reader::new(&nine, 0, true).varint().unwrap(), u64::MAX);
+    }
+
+    #[test]
+    fn word_varints_agree_with_byte_by_byte() {
+        // Every length from one to nine bytes, with and without eight bytes after the start.
+        let mut bytes = Vec::new();
+        let mut values = Vec::new();
+        for len in 1..=9u32 {
+            for k in 0..40u64 {
+                let v = match len {
+                    9 => u64::MAX - k * 0x0123_4567_89ab,
+                    _ => (1u64 << (7 * (len - 1))) + k * 0x9e37_79b9 % (1u64 << (7 * (len - 1))).max(1),
+                };
+                let mut x = v;
+                for _ in 0..8 {
+                    if x < 0x80 {
+                        break;
+                    }
+                    bytes.push((x as u8 & 0x7f) | 0x80);
+                    x >>= 7;
+                }
+                bytes.push(x as u8);
+                values.push(v);
+            }
+        }
+        let mut r = Reader::new(&bytes, 0, true);
+        let mut s = Reader::new(&bytes, 0, true);
+        for &v in &values {
+            assert_eq!(r.varint().unwrap(), v);
+            assert_eq!(s.varint_slow().unwrap(), v);
+            assert_eq!(r.pos(), s.pos());
+        }
+        assert_eq!(r.varint().unwrap_err().kind(), &ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn bounded_reader_looks_ahead_but_stops_at_its_end() {
+        // 300 = ac 02, then bytes that belong to the next event.
+        let bytes = [0xac, 0x02, 0xac, 0x02, 1, 2, 3, 4, 5, 6, 7, 8];
+        let mut r = Reader::bounded(&bytes, 0, 4, 10, true).unwrap();
+        assert_eq!(r.varint().unwrap(), 300);
+        assert_eq!(r.varint().unwrap(), 300);
+        assert_eq!(r.varint().unwrap_err().offset(), 14);
+        let mut r = Reader::bounded(&bytes, 2, 3, 10, true).unwrap();
+        let e = r.varint().unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (&ErrorKind::UnexpectedEof, 13));
+        assert!(Reader::bounded(&bytes, 5, 4, 0, true).is_none());
+        assert!(Reader::bounded(&bytes, 0, 13, 0, true).is_none());
     }
 
     #[test]
