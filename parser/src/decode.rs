@@ -1054,3 +1054,21 @@ impl<'a> Chunk<'a> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::Ticks;
+
+    #[test]
+    fn ticks_agree_with_128_bit_arithmetic() {
+        let spans = [0i64, 1, -1, 999_999_999, 1_000_000_001, 123_456_789_012, -987_654_321_098, i64::MAX, i64::MIN, i64::MAX / 3];
+        for per_second in [1i64, 3, 1_000_000, 10_000_000, 1_000_000_000, 2_400_000_000, 9_223_372_036, 9_223_372_037, i64::MAX] {
+            let t = Ticks { start_nanos: 1_700_000_000_000_000_000, start_ticks: 12_345, per_second };
+            for &s in &spans {
+                let want = ((s as i128) * 1_000_000_000 / per_second as i128) as i64;
+                assert_eq!(t.duration(s), want, "{s} ticks at {per_second}/s");
+                assert_eq!(t.nanos(s), t.start_nanos.wrapping_add(t.duration(s.wrapping_sub(12_345))));
+            }
+        }
+    }
+}
