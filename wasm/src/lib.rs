@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! Worker: new Parser(originMs) ─ addChunks(bytes, baseOffset, firstChunk)* ─ column getters
+//! Lazy:   countChunks(…)* ─ describe()   then, per round, a new Parser ─ rowsChunks(…, names)*
 //! ```
 //! Columns leave as typed arrays copied straight from the parser's vectors into JS memory (one
 //! copy, and nothing handed to JS can go stale when wasm memory grows); the small description
@@ -48,6 +49,16 @@ impl Parser {
     #[wasm_bindgen(js_name = countChunks)]
     pub fn count_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
         let opts = Options { only: None, pass: jfrscope_parser::Pass::Count };
+        jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
+    }
+
+    /// Decode rows of the types named in `names` (one name per line) only, and the errors met
+    /// decoding them: a later pass of a lazy load (the parser's `Pass::Rows`). Counts, chunks and
+    /// the description come from the count pass and are not touched.
+    #[wasm_bindgen(js_name = rowsChunks)]
+    pub fn rows_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32, names: &str) {
+        let only = names.lines().filter(|n| !n.is_empty()).map(str::to_string).collect();
+        let opts = Options { only: Some(only), pass: jfrscope_parser::Pass::Rows };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
     }
 

@@ -8,7 +8,7 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
-import { CancelledError, fileBytes, loadRecording, loadRecordingFromUrl, type LoadHandle } from '../engine';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, type LoadHandle } from '../engine';
 import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import { EventPanel } from '../components/EventPanel';
@@ -48,13 +48,19 @@ export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
   const [state, dispatch] = useReducer(reducer, initial.state);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number; what?: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notices, setNotices] = useState<string[]>(initial.notices);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
   const [dragOver, setDragOver] = useState(false);
   const handle = useRef<LoadHandle | null>(null);
   const linkFingerprint = useRef(initial.extras.fingerprint);
+  // The type the view shows is decoded in the first round, whatever its size.
+  const eventTypeRef = useRef(state.eventType);
+  eventTypeRef.current = state.eventType;
+  const want = () => (eventTypeRef.current ? [eventTypeRef.current] : []);
+  const loadedRef = useRef<Loaded | null>(null);
+  loadedRef.current = loaded;
 
   const open = useCallback((start: () => LoadHandle, name: string, url?: string) => {
     handle.current?.cancel();
@@ -66,8 +72,9 @@ export function App() {
     h.promise.then(
       async (profile) => {
         if (handle.current !== h) return;
-        const bytes = fileBytes(profile);
-        const fp = bytes ? await fingerprint(bytes) : '';
+        const ends = fileEnds(profile);
+        const fp = ends ? await fingerprint(ends.size, ends.head, ends.tail) : '';
+        if (loadedRef.current) closeRecording(loadedRef.current.profile);
         setProgress(null);
         setLoaded({ profile, name, fingerprint: fp, url });
         if (profile.info.errors.length) {
@@ -87,12 +94,12 @@ export function App() {
   }, []);
 
   const openFile = useCallback(
-    (f: File) => open(() => loadRecording(f, f.name, (done, total) => setProgress({ done, total })), f.name),
+    (f: File) => open(() => loadRecording(f, f.name, (done, total) => setProgress({ done, total }), want()), f.name),
     [open],
   );
   const openUrl = useCallback(
     (url: string, name: string, share = true) =>
-      open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total })), name, share ? url : undefined),
+      open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want()), name, share ? url : undefined),
     [open],
   );
 
@@ -139,6 +146,30 @@ export function App() {
     if (!loaded) return;
     const names = loaded.profile.eventTypes.map((t) => t.name);
     if (!state.eventType || !names.includes(state.eventType)) dispatch({ type: 'set', patch: { eventType: defaultEventType(loaded.profile) } });
+  }, [loaded, state.eventType]);
+
+  // A type whose rows were deferred (too many for the first round) is decoded when it is picked.
+  useEffect(() => {
+    const l = loaded;
+    const t = l?.profile.eventTypes.find((x) => x.name === state.eventType);
+    if (!l || !t?.deferred) return;
+    let live = true;
+    setProgress({ done: 0, total: 1, what: `Decoding ${formatCount(t.count)} ${t.name} events…` });
+    loadTypes(l.profile, [t.name], (done, total) => live && setProgress({ done, total, what: `Decoding ${formatCount(t.count)} ${t.name} events…` })).then(
+      (profile) => {
+        if (!live) return;
+        setProgress(null);
+        setLoaded((cur) => (cur === l ? { ...l, profile } : cur));
+      },
+      (e: unknown) => {
+        if (!live || e instanceof CancelledError) return;
+        setProgress(null);
+        setError(`Could not decode ${t.name}: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [loaded, state.eventType]);
 
   // The URL follows the state; back and forward walk it.
@@ -189,6 +220,7 @@ export function App() {
       {progress && (
         <div className="progress">
           <progress aria-label="Loading" max={progress.total} value={progress.done} />
+          {progress.what && <span>{progress.what}</span>}
           <span>{progress.total > 1 ? formatPercent(progress.done, progress.total) : 'reading…'}</span>
         </div>
       )}
@@ -293,7 +325,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
   const type = profile.eventTypes[d.typeIndex];
   const selected = d.selectedCount;
   const noun = type ? (KIND_NOUN[type.kind] ?? `${type.label} events`) : '';
-  const status = type
+  const status = type?.deferred
+    ? `Decoding ${formatCount(type.count)} ${noun}…`
+    : type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
       (deferred.range ? ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s` : '')
@@ -339,7 +373,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               const t = profile.eventTypes[i];
               return (
                 <option key={t.name} value={t.name}>
-                  {KIND_LABEL[t.kind] ?? t.kind} – {t.name} ({formatCount(t.count)})
+                  {KIND_LABEL[t.kind] ?? t.kind} – {t.name} ({formatCount(t.count)}{t.deferred ? ', decoded when picked' : ''})
                 </option>
               );
             })}

@@ -1,8 +1,8 @@
-/** A recording's fingerprint for links: `<size>-<hash of its first and last 256 KiB>`. */
-export async function fingerprint(buf: ArrayBuffer): Promise<string> {
-  const n = 256 * 1024;
-  const head = new Uint8Array(buf, 0, Math.min(n, buf.byteLength));
-  const tail = new Uint8Array(buf, Math.max(0, buf.byteLength - n));
+/**
+ * A recording's fingerprint for links: `<size>-<hash of its first and last 256 KiB>` (`head` and
+ * `tail` are those bytes: the whole file twice when it is smaller).
+ */
+export async function fingerprint(size: number, head: Uint8Array, tail: Uint8Array): Promise<string> {
   const joined = new Uint8Array(head.length + tail.length);
   joined.set(head);
   joined.set(tail, head.length);
@@ -20,5 +20,5 @@ export async function fingerprint(buf: ArrayBuffer): Promise<string> {
     }
     hex = a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
   }
-  return `${buf.byteLength}-${hex}`;
+  return `${size}-${hex}`;
 }

@@ -1,18 +1,22 @@
 /**
  * Loading a recording in the browser:
  *
- *   File/Blob/URL ─ bytes (DecompressionStream for .gz) ─ chunkLayout ─ partition by chunk
- *     ─ N workers (wasm Parser each, N ≤ hardwareConcurrency) ─ mergeParts ─ toProfile
+ *   File ─ chunk headers read through Blob slices ─ partition by chunk ─ N workers, each reading
+ *     its own slice of the file (N ≤ hardwareConcurrency)
+ *   URL, .gz or bytes ─ bytes (DecompressionStream for .gz) ─ chunkLayout ─ partition ─ each
+ *     worker gets its slice, transferred
+ *   then a lazy load (session.ts): count pass, rows of what fits, merged; the rest on demand.
  *
- * The main thread only slices buffers and merges columns; decoding happens in workers, which
- * are terminated when the load is cancelled (another file dropped).
+ * The main thread reads chunk headers and merges columns; it never holds the whole file (a File
+ * is read by the workers). Workers live as long as the recording is open: they decode deferred
+ * types and single events (the side panel) from the bytes they hold. Cancelling a load (another
+ * file dropped) or closing the recording terminates them.
  */
 import type { Profile } from '../profile-logic/profile';
-import type { PartColumns } from './columns';
-import { chunkLayout, partition, type ChunkSpan } from './layout';
-import { mergeParts } from './merge';
-import { toProfile } from './profile';
+import type { Description, PartColumns } from './columns';
+import { chunkHeaderAt, chunkLayout, partition, type ChunkSpan } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
+import { Session, type GroupDecoder } from './session';
 
 export interface LoadHandle {
   promise: Promise<Profile>;
@@ -22,11 +26,24 @@ export interface LoadHandle {
 /** wasm32 memory is at most 4 GiB; each worker copies its chunks in and columns out. */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
-const files = new WeakMap<Profile, { buf: ArrayBuffer; spans: ChunkSpan[] }>();
+/** What stays of an open recording: its workers, and the file's size and ends (its fingerprint). */
+interface Open {
+  session: Session;
+  groups: WorkerGroup[];
+  ends: FileEnds;
+}
 
-/** The decoded file's bytes (for its fingerprint), while the profile is loaded. */
-export function fileBytes(profile: Profile): ArrayBuffer | null {
-  return files.get(profile)?.buf ?? null;
+export interface FileEnds {
+  size: number;
+  head: Uint8Array;
+  tail: Uint8Array;
+}
+
+const opened = new WeakMap<Profile, Open>();
+
+/** The decoded file's size, first and last 256 KiB (for its fingerprint), while it is open. */
+export function fileEnds(profile: Profile): FileEnds | null {
+  return opened.get(profile)?.ends ?? null;
 }
 
 function newWorker(): Worker {
@@ -77,14 +94,8 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** The recording's bytes, gunzipped as a stream when they are gzip. */
-async function bytesOf(source: Blob | ArrayBuffer, onProgress: (done: number, total: number) => void): Promise<ArrayBuffer> {
-  const blob = source instanceof Blob ? source : new Blob([source]);
-  const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer());
-  if (!isGzip(head)) {
-    if (blob.size > MAX_FILE_BYTES) throw tooLarge(blob.size);
-    return source instanceof ArrayBuffer ? source : blob.arrayBuffer();
-  }
+/** The bytes of a gzip-compressed recording, gunzipped as a stream. */
+async function gunzip(blob: Blob, onProgress: (done: number, total: number) => void): Promise<ArrayBuffer> {
   let read = 0;
   const counted = blob.stream().pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -104,71 +115,152 @@ async function bytesOf(source: Blob | ArrayBuffer, onProgress: (done: number, to
   }
 }
 
-function decodeParts(buf: ArrayBuffer, spans: ChunkSpan[], originMs: number, onProgress: (done: number, total: number) => void, workers: Worker[]): Promise<PartColumns[]> {
-  const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));
-  const groups = spans.length ? partition(spans, n) : [[]];
-  const done = new Array<number>(groups.length).fill(0);
-  const total = buf.byteLength;
-  return Promise.all(
-    groups.map(
-      (group, gi) =>
-        new Promise<PartColumns>((resolve, reject) => {
-          const w = newWorker();
-          workers.push(w);
-          const base = group.length ? group[0].offset : 0;
-          const end = group.length ? group[group.length - 1].offset + group[group.length - 1].size : buf.byteLength;
-          const bytes = buf.slice(base, end);
-          w.onmessage = (e: MessageEvent<WorkerResponse>) => {
-            const m = e.data;
-            if (m.kind === 'progress') {
-              done[gi] = m.done;
-              onProgress(done.reduce((a, b) => a + b, 0), total);
-            } else if (m.kind === 'result') {
-              w.terminate();
-              resolve(m.part);
-            } else if (m.kind === 'error') {
-              w.terminate();
-              reject(new Error(m.message));
-            }
-          };
-          w.onerror = (e) => {
-            w.terminate();
-            reject(new Error(`The decoder failed: ${e.message || 'worker error'}`));
-          };
-          const req: WorkerRequest = { kind: 'parse', bytes, base, spans: group, originMs };
-          w.postMessage(req, [bytes]);
-        }),
-    ),
-  );
+const ENDS = 256 * 1024;
+
+async function endsOf(file: Blob | ArrayBuffer): Promise<FileEnds> {
+  const size = file instanceof Blob ? file.size : file.byteLength;
+  const cut = async (from: number, to: number) =>
+    new Uint8Array(file instanceof Blob ? await file.slice(from, to).arrayBuffer() : file.slice(from, to));
+  return { size, head: await cut(0, Math.min(ENDS, size)), tail: await cut(Math.max(0, size - ENDS), size) };
 }
 
-/** Decode a recording (.jfr or .jfr.gz) in workers. */
-export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, onProgress: (done: number, total: number) => void): LoadHandle {
-  const workers: Worker[] = [];
+/** Chunk layout of a file read through 68-byte slices at each chunk header (no whole read). */
+async function blobLayout(blob: Blob): Promise<ChunkSpan[]> {
+  const spans: ChunkSpan[] = [];
+  for (let pos = 0; pos + 68 <= blob.size; ) {
+    const h = chunkHeaderAt(await blob.slice(pos, pos + 68).arrayBuffer(), 0);
+    if (!h) break;
+    spans.push({ index: spans.length, offset: pos, size: Math.min(h.size, blob.size - pos), startMs: h.startMs, durationMs: h.durationMs });
+    pos += h.size;
+  }
+  return spans;
+}
+
+/** One worker and the group of chunks it owns; requests by id, answers and progress by id. */
+class WorkerGroup implements GroupDecoder {
+  private next = 0;
+  private pending = new Map<number, { resolve: (m: WorkerResponse) => void; reject: (e: Error) => void; progress?: (done: number) => void }>();
+
+  constructor(
+    private readonly worker: Worker,
+    readonly size: number,
+    readonly spans: ChunkSpan[],
+  ) {
+    worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
+      const m = e.data;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.kind === 'progress') return p.progress?.(m.done);
+      this.pending.delete(m.id);
+      if (m.kind === 'error') p.reject(new Error(m.message));
+      else p.resolve(m);
+    };
+    worker.onerror = (e) => this.fail(new Error(`The decoder failed: ${e.message || 'worker error'}`));
+  }
+
+  private fail(e: Error) {
+    this.pending.forEach((p) => p.reject(e));
+    this.pending.clear();
+  }
+
+  private ask(req: Exclude<WorkerRequest, { kind: 'open' }>, progress?: (done: number) => void): Promise<WorkerResponse> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(req.id, { resolve, reject, progress });
+      this.worker.postMessage(req);
+    });
+  }
+
+  async count(onProgress: (done: number) => void): Promise<Description> {
+    const m = await this.ask({ kind: 'count', id: this.next++ }, onProgress);
+    if (m.kind !== 'counted') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
+    return m.description;
+  }
+
+  async rows(types: string[], onProgress: (done: number) => void): Promise<PartColumns> {
+    const m = await this.ask({ kind: 'rows', id: this.next++, types }, onProgress);
+    if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
+    return m.part;
+  }
+
+  async event(chunk: number, offset: number): Promise<string> {
+    const m = await this.ask({ kind: 'event', id: this.next++, chunk, offset });
+    if (m.kind !== 'fields') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
+    return m.json;
+  }
+
+  terminate() {
+    this.worker.terminate();
+    this.fail(new CancelledError());
+  }
+}
+
+/**
+ * Decode a recording (.jfr or .jfr.gz) in workers. `want` names event types whose rows must be
+ * in the first round (the view a link asks for), whatever their size.
+ */
+export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
+  const groups: WorkerGroup[] = [];
+  let stopped = false;
   let cancel!: () => void;
   const cancelled = new Promise<never>((_, reject) => {
     cancel = () => {
-      workers.forEach((w) => w.terminate());
+      stopped = true;
+      groups.forEach((g) => g.terminate());
       reject(new CancelledError());
     };
   });
   const run = async (): Promise<Profile> => {
-    const buf = await bytesOf(source, onProgress);
-    const spans = chunkLayout(buf);
+    const blob = source instanceof Blob ? source : new Blob([source]);
+    const gz = isGzip(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
+    if (!gz && blob.size > MAX_FILE_BYTES) throw tooLarge(blob.size);
+    // A File stays on disk until its workers read their slices; other sources are bytes here.
+    let file: Blob | ArrayBuffer = gz ? await gunzip(blob, onProgress) : source;
+    const spans = file instanceof Blob ? await blobLayout(file) : chunkLayout(file);
+    const size = file instanceof Blob ? file.size : file.byteLength;
+    const ends = await endsOf(file);
+    if (stopped) throw new CancelledError();
     const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
-    const parts = await decodeParts(buf, spans, originMs, onProgress, workers);
-    const profile = toProfile(mergeParts(parts), originMs, buf.byteLength);
+    const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));
+    for (const group of spans.length ? partition(spans, n) : [[]]) {
+      const base = group.length ? group[0].offset : 0;
+      const end = group.length ? group[group.length - 1].offset + group[group.length - 1].size : size;
+      const worker = newWorker();
+      groups.push(new WorkerGroup(worker, end - base, group));
+      const whole = file instanceof ArrayBuffer && base === 0 && end === file.byteLength;
+      const slice = whole ? file : file.slice(base, end);
+      const req: WorkerRequest = { kind: 'open', source: slice, base, spans: group, originMs };
+      worker.postMessage(req, slice instanceof ArrayBuffer ? [slice] : []);
+    }
+    file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
+    const session = new Session(groups, originMs, size);
+    const profile = await session.open(want, onProgress);
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
       throw new Error(`This file could not be read as a JFR recording: ${profile.info.errors[0].message}`);
     }
-    files.set(profile, { buf, spans });
+    opened.set(profile, { session, groups, ends });
     return profile;
   };
-  return { promise: Promise.race([run(), cancelled]), cancel };
+  const promise = Promise.race([run(), cancelled]);
+  promise.catch(() => groups.forEach((g) => g.terminate()));
+  return { promise, cancel };
+}
+
+/** Decode the rows of deferred `types` in the recording's workers: the profile with them added. */
+export async function loadTypes(profile: Profile, types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
+  const o = opened.get(profile);
+  if (!o) throw new Error('The recording is no longer open.');
+  const next = await o.session.load(types, onProgress);
+  opened.set(next, o);
+  return next;
+}
+
+/** Stop the recording's workers and let its bytes go (another recording replaced it). */
+export function closeRecording(profile: Profile): void {
+  opened.get(profile)?.groups.forEach((g) => g.terminate());
 }
 
 /** Fetch a recording over HTTP(S), then decode it. */
-export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void): LoadHandle {
+export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
   const ctl = new AbortController();
   let inner: LoadHandle | null = null;
   let cancelled = false;
@@ -187,7 +279,7 @@ export function loadRecordingFromUrl(url: string, onProgress: (done: number, tot
       onProgress(got, Math.max(total, got));
     });
     if (cancelled) throw new CancelledError();
-    inner = loadRecording(buf, url, onProgress);
+    inner = loadRecording(buf, url, onProgress, want);
     return inner.promise;
   })();
   return {
@@ -200,33 +292,13 @@ export function loadRecordingFromUrl(url: string, onProgress: (done: number, tot
   };
 }
 
-let detailWorker: Worker | null = null;
-let nextId = 0;
-
-/** All fields of one event, decoded on demand from the file's bytes. */
-export function decodeEventFields(profile: Profile, event: number): Promise<Record<string, unknown>> {
-  const f = files.get(profile);
-  if (!f) return Promise.reject(new Error('The recording is no longer loaded.'));
+/** All fields of one event, decoded on demand by the worker that holds its chunk. */
+export async function decodeEventFields(profile: Profile, event: number): Promise<Record<string, unknown>> {
+  const o = opened.get(profile);
+  if (!o) throw new Error('The recording is no longer open.');
   const chunk = profile.events.chunk[event];
-  const span = f.spans[chunk];
-  if (!span) return Promise.reject(new Error(`Chunk ${chunk} is not in the file.`));
-  detailWorker ??= newWorker();
-  const w = detailWorker;
-  const id = nextId++;
-  const bytes = f.buf.slice(span.offset, span.offset + span.size);
-  return new Promise((resolve, reject) => {
-    const onMessage = (e: MessageEvent<WorkerResponse>) => {
-      const m = e.data;
-      if ((m.kind === 'fields' || m.kind === 'error') && m.id === id) {
-        w.removeEventListener('message', onMessage);
-        if (m.kind === 'fields') {
-          const parsed = JSON.parse(m.json) as { type: string; fields: Record<string, unknown> };
-          resolve({ eventType: parsed.type, ...parsed.fields });
-        } else reject(new Error(m.message));
-      }
-    };
-    w.addEventListener('message', onMessage);
-    const req: WorkerRequest = { kind: 'decode', id, bytes, chunkOffset: span.offset, chunk, offset: profile.events.offset[event] };
-    w.postMessage(req, [bytes]);
-  });
+  const g = o.groups.find((x) => x.spans.some((s) => s.index === chunk));
+  if (!g) throw new Error(`Chunk ${chunk} is not in the file.`);
+  const parsed = JSON.parse(await g.event(chunk, profile.events.offset[event])) as { type: string; fields: Record<string, unknown> };
+  return { eventType: parsed.type, ...parsed.fields };
 }

@@ -15,18 +15,20 @@ export interface ChunkSpan {
   durationMs: number;
 }
 
-export function chunkLayout(buf: ArrayBuffer): ChunkSpan[] {
+/** The header at `pos`: its chunk's full size (from the header) and times; null if none. */
+export function chunkHeaderAt(buf: ArrayBuffer, pos: number): { size: number; startMs: number; durationMs: number } | null {
+  if (pos + 68 > buf.byteLength) return null;
   const view = new DataView(buf);
+  if (view.getUint32(pos) !== 0x464c5200) return null;
+  const size = Number(view.getBigInt64(pos + 8));
+  if (!(size >= 68)) return null;
+  return { size, startMs: Number(view.getBigInt64(pos + 32)) / 1e6, durationMs: Number(view.getBigInt64(pos + 40)) / 1e6 };
+}
+
+export function chunkLayout(buf: ArrayBuffer): ChunkSpan[] {
   const spans: ChunkSpan[] = [];
-  let pos = 0;
-  while (pos + 68 <= buf.byteLength) {
-    if (view.getUint32(pos) !== 0x464c5200) break;
-    const size = Number(view.getBigInt64(pos + 8));
-    if (!(size >= 68)) break;
-    const startMs = Number(view.getBigInt64(pos + 32)) / 1e6;
-    const durationMs = Number(view.getBigInt64(pos + 40)) / 1e6;
-    spans.push({ index: spans.length, offset: pos, size: Math.min(size, buf.byteLength - pos), startMs, durationMs });
-    pos += size;
+  for (let pos = 0, h = chunkHeaderAt(buf, 0); h; pos += h.size, h = chunkHeaderAt(buf, pos)) {
+    spans.push({ index: spans.length, offset: pos, size: Math.min(h.size, buf.byteLength - pos), startMs: h.startMs, durationMs: h.durationMs });
   }
   return spans;
 }

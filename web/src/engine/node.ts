@@ -1,15 +1,16 @@
 /**
- * The same decoding path without workers, for Node (Vitest, benchmarks): one wasm Parser over
- * every chunk, then the same merge and Profile building as the browser.
+ * The same decoding paths without workers, for Node (Vitest, benchmarks): wasm Parsers called
+ * directly, then the same merge and Profile building as the browser.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { initSync, Parser } from './pkg/jfrscope_wasm.js';
-import { readPart, type PartColumns, type WasmParser } from './columns';
+import { countGroup, readPart, rowsGroup, type PartColumns, type WasmParser } from './columns';
 import { chunkLayout, partition } from './layout';
 import { mergeParts } from './merge';
 import { toProfile } from './profile';
+import { Session, type GroupDecoder } from './session';
 import type { Profile } from '../profile-logic/profile';
 
 let initialised = false;
@@ -20,11 +21,15 @@ export function initWasm(): void {
   initialised = true;
 }
 
-/** Decode `bytes` as `parts` groups of chunks (to exercise the merge), single-threaded. */
+function fileOf(input: Uint8Array): ArrayBuffer {
+  const bytes = input[0] === 0x1f && input[1] === 0x8b ? new Uint8Array(gunzipSync(input)) : input;
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/** Decode every type of `bytes` in one pass, as `parts` groups of chunks (to exercise the merge). */
 export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   initWasm();
-  const bytes = input[0] === 0x1f && input[1] === 0x8b ? new Uint8Array(gunzipSync(input)) : input;
-  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const buf = fileOf(input);
   const spans = chunkLayout(buf);
   const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
   const groups = spans.length ? partition(spans, parts) : [[]];
@@ -37,4 +42,24 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
     return part;
   });
   return toProfile(mergeParts(cols), originMs, buf.byteLength);
+}
+
+/** A lazy-load session over `parts` groups, each read by wasm directly (what a worker does). */
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number): Session {
+  initWasm();
+  const buf = fileOf(input);
+  const spans = chunkLayout(buf);
+  const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+  const make = () => new Parser(originMs) as unknown as WasmParser;
+  const groups: GroupDecoder[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
+    const base = g.length ? g[0].offset : 0;
+    const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
+    const bytes = buf.slice(base, end);
+    return {
+      size: end - base,
+      count: async (onProgress) => countGroup(make, bytes, base, g, onProgress),
+      rows: async (types, onProgress) => rowsGroup(make, bytes, base, g, types, onProgress),
+    };
+  });
+  return new Session(groups, originMs, buf.byteLength, budget);
 }

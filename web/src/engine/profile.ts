@@ -4,7 +4,7 @@
  */
 import { Dictionary, Float64, Int32, Table, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
 import type { Profile, RecordingInfo } from '../profile-logic/profile';
-import type { PartColumns } from './columns';
+import { decodable, type PartColumns } from './columns';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
   return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
@@ -28,7 +28,8 @@ function utf8Vector(strings: string[]) {
   return makeVector(makeData({ type: new Utf8(), length: strings.length, nullCount: 0, valueOffsets, data }));
 }
 
-export function toProfile(c: PartColumns, originMs: number, fileSize: number): Profile {
+/** `loaded`: the types whose rows are in `c` (a lazy load); every decodable type when absent. */
+export function toProfile(c: PartColumns, originMs: number, fileSize: number, loaded?: Set<string>): Profile {
   const dictionary = utf8Vector(c.strings);
   // One dictionary type (one id) shared by every string column: they index the same table.
   const dictType = new Dictionary(new Utf8(), new Int32(), 0);
@@ -117,7 +118,15 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number): P
       offset: c.eventOffset,
       length: evType.length,
     },
-    eventTypes: d.types.map((t) => ({ name: t.name, label: t.label, kind: t.kind, count: t.count, hasStack: t.hasStack, weightUnit: t.weightUnit })),
+    eventTypes: d.types.map((t) => ({
+      name: t.name,
+      label: t.label,
+      kind: t.kind,
+      count: t.count,
+      hasStack: t.hasStack,
+      weightUnit: t.weightUnit,
+      deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),
+    })),
     info,
     arrow: { threads, frames, stacks, events },
   };

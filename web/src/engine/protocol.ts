@@ -1,13 +1,24 @@
-/** Messages between the page and the decoding workers. */
-import type { PartColumns } from './columns';
+/**
+ * Messages between the page and a decoding worker. A worker owns one group of chunks for as
+ * long as the recording is open: it reads its bytes once, then answers requests by id.
+ *
+ *   open {source: File slice or bytes, spans}      (no answer; bytes stay in the worker)
+ *   count {id}        ─▶ progress* ─▶ counted {description}
+ *   rows {id, types}  ─▶ progress* ─▶ rows {part (typed arrays transferred)}
+ *   event {id, chunk, offset} ─▶ fields {json}
+ */
+import type { Description, PartColumns } from './columns';
 import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =
-  | { kind: 'parse'; bytes: ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
-  | { kind: 'decode'; id: number; bytes: ArrayBuffer; chunkOffset: number; chunk: number; offset: number };
+  | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
+  | { kind: 'count'; id: number }
+  | { kind: 'rows'; id: number; types: string[] }
+  | { kind: 'event'; id: number; chunk: number; offset: number };
 
 export type WorkerResponse =
-  | { kind: 'progress'; done: number }
-  | { kind: 'result'; part: PartColumns }
+  | { kind: 'progress'; id: number; done: number }
+  | { kind: 'counted'; id: number; description: Description }
+  | { kind: 'rows'; id: number; part: PartColumns }
   | { kind: 'fields'; id: number; json: string }
   | { kind: 'error'; id: number; message: string };

@@ -34,6 +34,8 @@ export interface EventTypeInfo {
   count: number;
   hasStack: boolean;
   weightUnit: 'samples' | 'bytes' | 'events';
+  /** Its events are counted but their rows are not in the events table yet (a lazy load). */
+  deferred: boolean;
 }
 
 export interface ThreadTable {

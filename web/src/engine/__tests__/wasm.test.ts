@@ -2,7 +2,8 @@
  * The wasm parser, through the same merge and Profile building as the browser, against the
  * native `jfrscope` CLI: per-type counts and collapsed stacks, for every committed fixture and
  * every recording in ../shared/corpus (skipped with a notice when that folder is absent).
- * Each file is decoded whole and split in three parts (as several workers would) and merged.
+ * Each file is decoded whole, split in three parts (as several workers would) and merged, and
+ * lazily: a count pass, rows of one type, then the deferred rest in a later round.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collapsedStacks } from '../../profile-logic/collapsed';
 import type { Profile } from '../../profile-logic/profile';
-import { decodeInNode } from '../node';
+import { decodeInNode, sessionInNode } from '../node';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'target/release/jfrscope');
@@ -37,6 +38,32 @@ function run(args: string[]): string {
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+function rowsPerType(p: Profile): number[] {
+  const n = p.eventTypes.map(() => 0);
+  for (let i = 0; i < p.events.length; i++) n[p.events.type[i]]++;
+  return n;
+}
+
+/** Open lazily with no row budget (only the first stack type's rows), then load the rest. */
+async function lazily(bytes: Uint8Array): Promise<Profile> {
+  const first = await sessionInNode(bytes, 2, 0).open([], () => {});
+  expect(first.events.length).toBe(0);
+  const want = first.eventTypes.find((t) => t.hasStack && t.count > 0 && t.deferred);
+  if (!want) return first;
+  const session = sessionInNode(bytes, 2, 0);
+  const opened = await session.open([want.name], () => {});
+  const wi = opened.eventTypes.findIndex((t) => t.name === want.name);
+  expect(opened.eventTypes[wi].deferred).toBe(false);
+  expect(rowsPerType(opened).filter((n, i) => n > 0 && i !== wi)).toEqual([]);
+  const rest = opened.eventTypes.filter((t) => t.deferred).map((t) => t.name);
+  const all = await session.load(rest, () => {});
+  expect(all.eventTypes.filter((t) => t.deferred)).toEqual([]);
+  return all;
+}
+
+/** Distinct error messages (a full pass may meet one problem twice: scanning, then decoding). */
+const messages = (p: Profile) => [...new Set(p.info.errors.map((e) => e.message))].sort();
+
 function counts(p: Profile): string {
   return p.eventTypes
     .filter((t) => t.count > 0)
@@ -50,14 +77,22 @@ describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
     expect(files.length).toBeGreaterThan(0);
   });
   for (const file of files) {
-    it(file.slice(root.length - 4), () => {
+    it(file.slice(root.length - 4), async () => {
       const bytes = new Uint8Array(readFileSync(file));
       const whole = decodeInNode(bytes, 1);
       const split = decodeInNode(bytes, 3);
+      const lazy = await lazily(bytes);
       const cliCounts = run(['summary', file]).trimEnd();
       expect(counts(whole)).toBe(cliCounts);
       expect(counts(split)).toBe(cliCounts);
-      for (const p of [whole, split]) {
+      expect(counts(lazy)).toBe(cliCounts);
+      const byName = (p: Profile) => {
+        const n = rowsPerType(p);
+        return Object.fromEntries(p.eventTypes.map((t, i) => [t.name, n[i]]));
+      };
+      expect(byName(lazy)).toEqual(byName(whole));
+      expect(messages(lazy)).toEqual(messages(whole));
+      for (const p of [whole, split, lazy]) {
         p.eventTypes.forEach((t, i) => {
           if (!t.hasStack || t.count === 0) return;
           const want = run(['collapse', file, '--event', t.name]).split('\n').filter((l) => l.length > 0).sort(byCodeUnit);
@@ -65,6 +100,23 @@ describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
           expect(got, `${t.name} in ${file}`).toEqual(want);
         });
       }
+    });
+  }
+});
+
+describe('a lazy load of a damaged recording', () => {
+  for (const file of recordings(join(root, 'fixtures/damaged'))) {
+    it(`keeps the rows and errors of a full decode: ${file.slice(root.length + 1)}`, async () => {
+      const bytes = new Uint8Array(readFileSync(file));
+      const whole = decodeInNode(bytes, 1);
+      const lazy = await lazily(bytes);
+      const byName = (p: Profile) => {
+        const n = rowsPerType(p);
+        return Object.fromEntries(p.eventTypes.map((t, i) => [t.name, [t.count, n[i]]]));
+      };
+      expect(byName(lazy)).toEqual(byName(whole));
+      expect(messages(lazy)).toEqual(messages(whole));
+      expect(lazy.info.errors.length).toBeGreaterThan(0);
     });
   }
 });

@@ -1,0 +1,122 @@
+/**
+ * A lazy load, the same in the browser (one worker per group of chunks) and in Node (tests):
+ *
+ *   count round   every group: counts, description, errors, no rows      ─ mergeDescriptions
+ *   first round   rows of the types that fit the row budget, and of the types asked for
+ *   later rounds  rows of a deferred type when the user picks it          ─ mergeColumns(had, new)
+ *
+ * A count pass reads a chunk at several times the speed of a full decode, and rows cost far more
+ * memory than the file's bytes (68 B per row against 15–40 B per event in the file), so a
+ * recording dominated by one huge type (14 M file reads in 1 M other events) opens with what
+ * fits and decodes the rest when it is asked for.
+ */
+import type { Profile } from '../profile-logic/profile';
+import { decodable, type Description, type PartColumns } from './columns';
+import { mergeColumns, mergeDescriptions, type Columns } from './merge';
+import { toProfile } from './profile';
+
+/** One group of chunks and the parser that reads it (a worker, or wasm called directly). */
+export interface GroupDecoder {
+  /** Bytes of the file this group covers (for progress). */
+  readonly size: number;
+  count(onProgress: (done: number) => void): Promise<Description>;
+  rows(types: string[], onProgress: (done: number) => void): Promise<PartColumns>;
+}
+
+/** Rows the first round may decode: 68 B each, so at most about half the file's size. */
+export function rowBudget(fileSize: number): number {
+  return Math.max(2_000_000, Math.floor(fileSize / 128));
+}
+
+/**
+ * The first round's types: the smallest first while the budget lasts (many small types beat one
+ * big one: every lane, lock and GC shows), then whatever `want` names, whatever its size.
+ */
+export function firstRound(d: Description, budget: number, want: string[]): string[] {
+  const out = new Set<string>();
+  let used = 0;
+  for (const t of d.types.filter(decodable).sort((a, b) => a.count - b.count)) {
+    if (used + t.count > budget) break;
+    used += t.count;
+    out.add(t.name);
+  }
+  for (const name of want) {
+    const t = d.types.find((x) => x.name === name);
+    if (t && decodable(t)) out.add(name);
+  }
+  return [...out];
+}
+
+export class Session {
+  description: Description | null = null;
+  readonly loaded = new Set<string>();
+  private columns: Columns | null = null;
+  private busy: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly groups: GroupDecoder[],
+    readonly originMs: number,
+    readonly fileSize: number,
+    readonly budget = rowBudget(fileSize),
+  ) {}
+
+  /** Count, then decode the first round. Progress runs over both passes. */
+  async open(want: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
+    const total = 2 * this.fileSize;
+    const done = this.groups.map(() => 0);
+    const report = (g: number) => (n: number) => {
+      done[g] = n;
+      onProgress(done.reduce((a, b) => a + b, 0), total);
+    };
+    const ds = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
+    this.description = mergeDescriptions(ds);
+    const first = firstRound(this.description, this.budget, want);
+    return this.round(first, (n) => onProgress(this.fileSize + n, total));
+  }
+
+  /** Types with rows still in the file only. */
+  deferred(): string[] {
+    return (this.description?.types ?? []).filter((t) => decodable(t) && !this.loaded.has(t.name)).map((t) => t.name);
+  }
+
+  /** Decode `types` (those not loaded yet) and return the profile with their rows added. */
+  load(types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
+    const next = this.busy.then(() => {
+      const todo = types.filter((t) => this.deferred().includes(t));
+      return this.round(todo, (n) => onProgress(n, this.fileSize));
+    });
+    this.busy = next.catch(() => {});
+    return next;
+  }
+
+  private async round(types: string[], onProgress: (done: number) => void): Promise<Profile> {
+    const d = this.description;
+    if (!d) throw new Error('The recording was not counted yet.');
+    if (types.length || !this.columns) {
+      const done = this.groups.map(() => 0);
+      const parts = await Promise.all(
+        this.groups.map((g, i) =>
+          g.rows(types, (n) => {
+            done[i] = n;
+            onProgress(done.reduce((a, b) => a + b, 0));
+          }),
+        ),
+      );
+      const names = d.types.map((t) => t.name);
+      const inputs = parts.map((p) => ({ cols: p as Columns, types: p.description.types.map((t) => t.name) }));
+      if (this.columns) inputs.unshift({ cols: this.columns, types: names });
+      this.columns = mergeColumns(inputs, names);
+      // The count pass saw every event's size and type; only decoding a body finds what is wrong
+      // inside it, so the errors of each round join the recording's.
+      // A problem both passes meet (the end of a truncated chunk) is one problem.
+      const seen = new Set(d.errors.map((e) => `${e.chunk}@${e.offset}:${e.message}`));
+      for (const e of parts.flatMap((p) => p.description.errors)) {
+        const key = `${e.chunk}@${e.offset}:${e.message}`;
+        if (!seen.has(key)) d.errors.push(e);
+        seen.add(key);
+      }
+      types.forEach((t) => this.loaded.add(t));
+    }
+    return toProfile({ ...this.columns, description: d }, this.originMs, this.fileSize, this.loaded);
+  }
+}
