@@ -1,9 +1,11 @@
 // The app in headless Chromium on a large recording, through the real page: from choosing the
-// file to "columns ready" (status line shown), the tab's peak JS heap, the time from a filter
-// keystroke to the redrawn flame graph, and frame times while zooming and panning the timeline.
+// file to "columns ready" (status line shown) with the page's phase marks, the tab's peak JS
+// heap and the peak memory of all Chromium processes (workers included), the time from a filter
+// keystroke to the redrawn flame graph, frame times while zooming and panning the timeline, and
+// the time to decode a deferred type (the largest) when it is picked.
 //   npm run build && node bench/browser.mjs [FILE]
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const file = process.argv[2] ?? 'fixtures/large/large.jfr';
@@ -12,8 +14,52 @@ const server = spawn('node', ['e2e/static-server.mjs', 'dist', String(port), '/'
 await new Promise((r) => setTimeout(r, 500));
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info'],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info', '--jfrscope-bench'],
 });
+/** Resident memory of the browser and all its descendants (renderers, workers live in them). */
+function chromiumRss(root) {
+  const kids = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(d));
+    } catch {}
+  }
+  let rss = 0;
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop();
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) rss += Number(m[1]) * 1024;
+    } catch {}
+    todo.push(...(kids.get(pid) ?? []));
+  }
+  return rss;
+}
+// The browser process: the one started with this bench's marker flag (Chromium ignores it).
+const browserPid = readdirSync('/proc')
+  .filter((d) => /^\d+$/.test(d))
+  .map(Number)
+  .find((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmd.includes('--jfrscope-bench') && !cmd.includes('--type=');
+    } catch {
+      return false;
+    }
+  });
+let peakRss = 0;
+let rssOn = true;
+const rssSampler = (async () => {
+  while (rssOn) {
+    if (browserPid) peakRss = Math.max(peakRss, chromiumRss(browserPid));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+})();
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
@@ -30,6 +76,9 @@ try {
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
+  await new Promise((r) => setTimeout(r, 300));
+  const baseRss = browserPid ? chromiumRss(browserPid) : 0;
+  peakRss = baseRss;
   const t0 = performance.now();
   await page.getByLabel('Open recording').setInputFiles(file);
   await page.getByRole('status').waitFor({ timeout: 600_000 });
@@ -42,6 +91,14 @@ try {
   console.log(`browser: ${file}, ${mb.toFixed(0)} MB; ${cores} core(s) → up to ${cores} worker(s)`);
   console.log(`  file chosen → columns ready: ${((t1 - t0) / 1000).toFixed(2)} s = ${(mb / ((t1 - t0) / 1000)).toFixed(0)} MB/s`);
   console.log(`  peak JS heap of the page (main thread, sampled every 100 ms): ${(peak / 1e6).toFixed(0)} MB`);
+  const grown = peakRss - baseRss;
+  console.log(
+    `  peak resident memory of all Chromium processes (workers included, sampled every 50 ms): +${(grown / 1e6).toFixed(0)} MB over the empty page;` +
+      ` beyond the file's ${mb.toFixed(0)} MB: ${((grown - mb * 1e6) / 1e6).toFixed(0)} MB = ${((grown - mb * 1e6) / (mb * 1e6)).toFixed(2)}× the file`,
+  );
+  const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:')).map((m) => [m.name.slice(9), m.startTime]));
+  const load = marks.find(([n]) => n === 'load')?.[1] ?? 0;
+  console.log(`  phases (ms since the load began): ${marks.map(([n, t]) => `${n} ${(t - load).toFixed(0)}`).join(' · ')}`);
   console.log(`  ${status}`);
   void chunks;
 
@@ -79,7 +136,28 @@ try {
   });
   const fs = [...frameTimes].sort((a, b) => a - b);
   console.log(`  zoom/pan frame: median ${fs[20].toFixed(1)} ms, p90 ${fs[36].toFixed(1)} ms (two animation frames per step, so 33 ms = 60 fps)`);
+
+  // The largest deferred type, decoded when picked.
+  const deferred = await page.evaluate(() =>
+    [...document.querySelectorAll('select[aria-label="Event"] option')].filter((o) => o.textContent.includes('decoded when picked')).map((o) => o.value),
+  );
+  if (deferred.length) {
+    const name = deferred[deferred.length - 1];
+    peakRss = browserPid ? chromiumRss(browserPid) : 0;
+    const before = peakRss;
+    const t2 = performance.now();
+    await page.getByLabel('Event').selectOption(name);
+    await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('status').filter({ hasNotText: 'Decoding' }).waitFor({ timeout: 600_000 });
+    const secs = (performance.now() - t2) / 1000;
+    console.log(`  picked ${name} (deferred) → its rows decoded and shown: ${secs.toFixed(2)} s; resident memory +${((peakRss - before) / 1e6).toFixed(0)} MB at peak`);
+    console.log(`  ${await page.getByRole('status').textContent()}`);
+  } else {
+    console.log('  no deferred type: every type was decoded at once');
+  }
 } finally {
+  rssOn = false;
+  await rssSampler;
   await browser.close();
   server.kill();
 }

@@ -332,6 +332,39 @@ impl Events {
         self.ty.len()
     }
 
+    /// Drop every row, keeping the columns' capacity for the next ones.
+    pub fn clear(&mut self) {
+        self.ty.clear();
+        self.start_ns.clear();
+        self.duration_ns.clear();
+        self.thread.clear();
+        self.stack.clear();
+        self.weight.clear();
+        self.state.clear();
+        self.subject.clear();
+        self.value.clear();
+        self.peer.clear();
+        self.chunk.clear();
+        self.offset.clear();
+    }
+
+    /// Room for `n` more rows in every column: a caller that knows the count (from a count
+    /// pass) saves the copies and the doubled peak of growing vectors.
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.ty.reserve_exact(n);
+        self.start_ns.reserve_exact(n);
+        self.duration_ns.reserve_exact(n);
+        self.thread.reserve_exact(n);
+        self.stack.reserve_exact(n);
+        self.weight.reserve_exact(n);
+        self.state.reserve_exact(n);
+        self.subject.reserve_exact(n);
+        self.value.reserve_exact(n);
+        self.peer.reserve_exact(n);
+        self.chunk.reserve_exact(n);
+        self.offset.reserve_exact(n);
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.ty.is_empty()

@@ -2,7 +2,9 @@
 //!
 //! ```text
 //! Worker: new Parser(originMs) ─ addChunks(bytes, baseOffset, firstChunk)* ─ column getters
-//! Lazy:   countChunks(…)* ─ describe()   then, per round, a new Parser ─ rowsChunks(…, names)*
+//! Lazy:   countChunks(…)* ─ describe()   then, per round, a new Parser ─ rowsChunks(…, names)*,
+//!         read as pieces: getters ─ nextPiece() ─ rowsChunks … (dictionary getters return what
+//!         is new since the last piece; event getters the rows since then)
 //! ```
 //! Columns leave as typed arrays copied straight from the parser's vectors into JS memory (one
 //! copy, and nothing handed to JS can go stale when wasm memory grows); the small description
@@ -18,11 +20,21 @@ fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
+/// How many rows of each dictionary JS already has (see [`Parser::next_piece`]).
+#[derive(Default)]
+struct Sent {
+    strings: usize,
+    threads: usize,
+    frames: usize,
+    stacks: usize,
+}
+
 /// An accumulating decoder of one file's chunks.
 #[wasm_bindgen]
 pub struct Parser {
     rec: Recording,
     origin_ms: f64,
+    sent: Sent,
 }
 
 fn f64_ids(v: &[i64]) -> Vec<f64> {
@@ -34,7 +46,7 @@ impl Parser {
     /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
     #[wasm_bindgen(constructor)]
     pub fn new(origin_ms: f64) -> Parser {
-        Parser { rec: Recording::default(), origin_ms }
+        Parser { rec: Recording::default(), origin_ms, sent: Sent::default() }
     }
 
     /// Decode the whole chunks in `bytes`, which start at absolute `base_offset` of the file
@@ -62,60 +74,83 @@ impl Parser {
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
     }
 
-    /// The string table.
+    /// Room for `rows` more event rows (the count pass knows how many a rows pass will add), so
+    /// the columns do not grow by doubling: wasm memory never shrinks, so its peak is what stays.
+    #[wasm_bindgen(js_name = reserveRows)]
+    pub fn reserve_rows(&mut self, rows: f64) {
+        self.rec.events.reserve_exact(rows as usize);
+    }
+
+    /// Event rows decoded since the last piece.
+    #[wasm_bindgen(js_name = pendingRows)]
+    pub fn pending_rows(&self) -> f64 {
+        self.rec.events.len() as f64
+    }
+
+    /// Start the next piece of a streamed pass: the dictionary getters will return only rows
+    /// added from now on (indexes still count from the first row), and the event rows JS has
+    /// read are dropped, keeping their capacity, so wasm memory holds one piece's rows at a time.
+    #[wasm_bindgen(js_name = nextPiece)]
+    pub fn next_piece(&mut self) {
+        let r = &self.rec;
+        self.sent = Sent { strings: r.strings.list.len(), threads: r.threads.len(), frames: r.frames.len(), stacks: r.stacks.len() };
+        self.rec.events.clear();
+    }
+
+    /// The string table (from the last piece on).
     pub fn strings(&self) -> Vec<String> {
-        self.rec.strings.list.iter().map(|s| s.to_string()).collect()
+        self.rec.strings.list[self.sent.strings..].iter().map(|s| s.to_string()).collect()
     }
 
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = threadName)]
     pub fn thread_name(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.threads.name[..])
+        js_sys::Uint32Array::from(&self.rec.threads.name[self.sent.threads..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = threadOsId)]
     pub fn thread_os_id(&self) -> Vec<f64> {
-        f64_ids(&self.rec.threads.os_id)
+        f64_ids(&self.rec.threads.os_id[self.sent.threads..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = threadJavaId)]
     pub fn thread_java_id(&self) -> Vec<f64> {
-        f64_ids(&self.rec.threads.java_id)
+        f64_ids(&self.rec.threads.java_id[self.sent.threads..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameName)]
     pub fn frame_name(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.frames.name[..])
+        js_sys::Uint32Array::from(&self.rec.frames.name[self.sent.frames..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameClass)]
     pub fn frame_class(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.frames.cls[..])
+        js_sys::Uint32Array::from(&self.rec.frames.cls[self.sent.frames..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameLine)]
     pub fn frame_line(&self) -> js_sys::Int32Array {
-        js_sys::Int32Array::from(&self.rec.frames.line[..])
+        js_sys::Int32Array::from(&self.rec.frames.line[self.sent.frames..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameBci)]
     pub fn frame_bci(&self) -> js_sys::Int32Array {
-        js_sys::Int32Array::from(&self.rec.frames.bci[..])
+        js_sys::Int32Array::from(&self.rec.frames.bci[self.sent.frames..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameKind)]
     pub fn frame_kind(&self) -> js_sys::Uint8Array {
-        js_sys::Uint8Array::from(&self.rec.frames.kind[..])
+        js_sys::Uint8Array::from(&self.rec.frames.kind[self.sent.frames..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = stackFrame)]
     pub fn stack_frame(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.stacks.frame[..])
+        js_sys::Uint32Array::from(&self.rec.stacks.frame[self.sent.stacks..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = stackPrefix)]
     pub fn stack_prefix(&self) -> js_sys::Int32Array {
-        js_sys::Int32Array::from(&self.rec.stacks.prefix[..])
+        js_sys::Int32Array::from(&self.rec.stacks.prefix[self.sent.stacks..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventType)]

@@ -74,6 +74,9 @@ export interface WasmParser {
   addChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
   countChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
   rowsChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number, names: string): void;
+  reserveRows(rows: number): void;
+  pendingRows(): number;
+  nextPiece(): void;
   strings(): string[];
   threadName(): Uint32Array;
   threadOsId(): Float64Array;
@@ -131,39 +134,111 @@ export function readPart(p: WasmParser): PartColumns {
 }
 
 /**
- * One group of chunks through a fresh parser, chunk by chunk (so wasm memory holds one chunk's
- * bytes at a time): `bytes` start at absolute offset `base`. With no chunk header at all, the
- * whole buffer goes in once, for the parser's error.
+ * Where a group's bytes come from: a slice of a File, read a chunk at a time when a pass needs
+ * it (the page never holds the file), or bytes already in memory (fetched or gunzipped).
+ * `base` is the group's absolute offset in the file; `size` its length.
  */
-function eachChunk(bytes: ArrayBuffer, base: number, spans: ChunkSpan[], onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void) {
-  if (spans.length === 0) f(new Uint8Array(bytes), base, 0);
+export interface GroupSource {
+  base: number;
+  size: number;
+  spans: ChunkSpan[];
+  read(offset: number, size: number): Promise<Uint8Array>;
+  /**
+   * Keep the chunks read from a File until `release()`: a lazy load's count pass reads each chunk
+   * once and its first rows round decodes the same bytes again without a second read.
+   */
+  hold(): void;
+  release(): void;
+}
+
+export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpan[]): GroupSource {
+  const size = data instanceof Blob ? data.size : data.byteLength;
+  let held: Map<number, Uint8Array> | null = null;
+  const fromFile = async (offset: number, n: number) => {
+    const kept = held?.get(offset);
+    if (kept && kept.length === n) return kept;
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await (data as Blob).slice(offset - base, offset - base + n).arrayBuffer());
+    } catch (e) {
+      throw new Error(`The file could not be read again (was it moved or changed?): ${e instanceof Error ? e.message : String(e)}`);
+    }
+    held?.set(offset, bytes);
+    return bytes;
+  };
+  const inMemory = async (offset: number, n: number) => new Uint8Array(data as ArrayBuffer, offset - base, n);
+  return {
+    base,
+    size,
+    spans,
+    read: data instanceof Blob ? fromFile : inMemory,
+    hold: () => void (held ??= new Map()),
+    release: () => void (held = null),
+  };
+}
+
+/**
+ * One group of chunks through a parser, chunk by chunk (so wasm memory holds one chunk's bytes
+ * at a time), the next chunk read while this one decodes. With no chunk header at all, the
+ * whole group goes in once, for the parser's error.
+ */
+async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void) {
+  if (g.spans.length === 0) return f(await g.read(g.base, g.size), g.base, 0);
   let done = 0;
-  for (const s of spans) {
-    f(new Uint8Array(bytes, s.offset - base, s.size), s.offset, s.index);
+  let next = g.read(g.spans[0].offset, g.spans[0].size);
+  for (let k = 0; k < g.spans.length; k++) {
+    const s = g.spans[k];
+    const bytes = await next;
+    if (k + 1 < g.spans.length) next = g.read(g.spans[k + 1].offset, g.spans[k + 1].size);
+    f(bytes, s.offset, s.index);
     done += s.size;
     onProgress(done);
   }
 }
 
 /** Counts, description and errors of a group: the count pass. */
-export function countGroup(make: () => WasmParser, bytes: ArrayBuffer, base: number, spans: ChunkSpan[], onProgress: (done: number) => void): Description {
+export async function countGroup(make: () => WasmParser, g: GroupSource, onProgress: (done: number) => void): Promise<Description> {
   const p = make();
   try {
-    eachChunk(bytes, base, spans, onProgress, (b, o, i) => p.countChunks(b, o, i));
+    await eachChunk(g, onProgress, (b, o, i) => p.countChunks(b, o, i));
     return JSON.parse(p.describe()) as Description;
   } finally {
     p.free();
   }
 }
 
-/** Rows of `types` in a group (and the errors decoding them met). */
-export function rowsGroup(make: () => WasmParser, bytes: ArrayBuffer, base: number, spans: ChunkSpan[], types: string[], onProgress: (done: number) => void): PartColumns {
+/** Rows per piece of a streamed rows pass (a piece is sent once a chunk ends past this). */
+export const PIECE_ROWS = 1 << 16;
+
+/**
+ * Rows of `types` in a group (`expected` of them, from its count), handed out in pieces as they
+ * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
+ * piece (`last`) carries the errors decoding met.
+ */
+export async function rowsGroup(
+  make: () => WasmParser,
+  g: GroupSource,
+  types: string[],
+  expected: number,
+  onProgress: (done: number) => void,
+  onPiece: (piece: PartColumns, last: boolean) => void,
+  pieceRows = PIECE_ROWS,
+): Promise<void> {
   const p = make();
   try {
+    p.reserveRows(Math.min(expected, 2 * pieceRows));
     const names = types.join('\n');
     // Without chunk headers the count pass has reported why; there are no rows to read.
-    if (types.length && spans.length) eachChunk(bytes, base, spans, onProgress, (b, o, i) => p.rowsChunks(b, o, i, names));
-    return readPart(p);
+    if (types.length && g.spans.length) {
+      await eachChunk(g, onProgress, (b, o, i) => {
+        p.rowsChunks(b, o, i, names);
+        if (p.pendingRows() >= pieceRows) {
+          onPiece(readPart(p), false);
+          p.nextPiece();
+        }
+      });
+    }
+    onPiece(readPart(p), true);
   } finally {
     p.free();
   }

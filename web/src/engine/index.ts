@@ -1,14 +1,14 @@
 /**
  * Loading a recording in the browser:
  *
- *   File ─ chunk headers read through Blob slices ─ partition by chunk ─ N workers, each reading
- *     its own slice of the file (N ≤ hardwareConcurrency)
+ *   File ─ chunk headers read through Blob slices ─ partition by chunk ─ N workers, each given
+ *     its slice of the file, which it reads a chunk at a time in each pass (N ≤ hardwareConcurrency)
  *   URL, .gz or bytes ─ bytes (DecompressionStream for .gz) ─ chunkLayout ─ partition ─ each
  *     worker gets its slice, transferred
  *   then a lazy load (session.ts): count pass, rows of what fits, merged; the rest on demand.
  *
- * The main thread reads chunk headers and merges columns; it never holds the whole file (a File
- * is read by the workers). Workers live as long as the recording is open: they decode deferred
+ * The main thread reads chunk headers and merges columns; nothing holds a File's bytes for longer
+ * than one chunk's decoding. Workers live as long as the recording is open: they decode deferred
  * types and single events (the side panel) from the bytes they hold. Cancelling a load (another
  * file dropped) or closing the recording terminates them.
  */
@@ -139,7 +139,10 @@ async function blobLayout(blob: Blob): Promise<ChunkSpan[]> {
 /** One worker and the group of chunks it owns; requests by id, answers and progress by id. */
 class WorkerGroup implements GroupDecoder {
   private next = 0;
-  private pending = new Map<number, { resolve: (m: WorkerResponse) => void; reject: (e: Error) => void; progress?: (done: number) => void }>();
+  private pending = new Map<
+    number,
+    { resolve: (m: WorkerResponse) => void; reject: (e: Error) => void; progress?: (done: number) => void; piece?: (p: PartColumns) => void }
+  >();
 
   constructor(
     private readonly worker: Worker,
@@ -151,6 +154,7 @@ class WorkerGroup implements GroupDecoder {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.kind === 'progress') return p.progress?.(m.done);
+      if (m.kind === 'piece') return p.piece?.(m.part);
       this.pending.delete(m.id);
       if (m.kind === 'error') p.reject(new Error(m.message));
       else p.resolve(m);
@@ -163,9 +167,9 @@ class WorkerGroup implements GroupDecoder {
     this.pending.clear();
   }
 
-  private ask(req: Exclude<WorkerRequest, { kind: 'open' }>, progress?: (done: number) => void): Promise<WorkerResponse> {
+  private ask(req: Exclude<WorkerRequest, { kind: 'open' }>, progress?: (done: number) => void, piece?: (p: PartColumns) => void): Promise<WorkerResponse> {
     return new Promise((resolve, reject) => {
-      this.pending.set(req.id, { resolve, reject, progress });
+      this.pending.set(req.id, { resolve, reject, progress, piece });
       this.worker.postMessage(req);
     });
   }
@@ -176,10 +180,10 @@ class WorkerGroup implements GroupDecoder {
     return m.description;
   }
 
-  async rows(types: string[], onProgress: (done: number) => void): Promise<PartColumns> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types }, onProgress);
+  async rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (p: PartColumns, last: boolean) => void): Promise<void> {
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
-    return m.part;
+    onPiece(m.part, true);
   }
 
   async event(chunk: number, offset: number): Promise<string> {
@@ -210,6 +214,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
     };
   });
   const run = async (): Promise<Profile> => {
+    performance.mark('jfrscope:load');
     const blob = source instanceof Blob ? source : new Blob([source]);
     const gz = isGzip(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
     if (!gz && blob.size > MAX_FILE_BYTES) throw tooLarge(blob.size);
@@ -218,6 +223,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
     const spans = file instanceof Blob ? await blobLayout(file) : chunkLayout(file);
     const size = file instanceof Blob ? file.size : file.byteLength;
     const ends = await endsOf(file);
+    performance.mark('jfrscope:layout read');
     if (stopped) throw new CancelledError();
     const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));

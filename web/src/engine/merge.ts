@@ -1,23 +1,21 @@
 /**
- * Merges columns decoded by several workers or passes (each with its own string, thread, frame,
- * stack and type numbering) into one set of columns. Inputs come in order; rows keep it.
+ * Merges columns decoded by several workers or passes (each a source with its own string,
+ * thread, frame, stack and type numbering) into one set of columns.
  *
- *   input k: strings_k, threads_k … events_k, type names_k ─ remap tables ─ concatenated columns
+ *   source k: pieces ─ remap tables (grown with each piece) ─ rows written to k's own range
  *
- * A lazy load merges its first round of parts, and later merges the columns it already has with
- * the parts of each new round (the types decoded on demand), so rows are grouped by round.
+ * A source sends its columns in pieces as it decodes: each piece carries the dictionary rows new
+ * since its last piece, and event rows that index the source's dictionaries as a whole. Each
+ * source owns a range of the output as long as its counted rows, so rows keep file order within a
+ * round however the pieces interleave, and no part of a round is ever held twice. A lazy load's
+ * later round merges the columns it already has (one source) with the new round's sources, so
+ * rows are grouped by round.
  */
 import type { Description, PartColumns, TypeRow } from './columns';
 
 export type Columns = Omit<PartColumns, 'description'>;
 
-/** Columns and the names of the event types their `eventType` indexes. */
-export interface Numbered {
-  cols: Columns;
-  types: string[];
-}
-
-function remapInto(map: Int32Array, v: number): number {
+function remapInto(map: number[], v: number): number {
   return v < 0 ? v : map[v];
 }
 
@@ -60,106 +58,141 @@ export function mergeDescriptions(ds: Description[]): Description {
 export function mergeParts(parts: PartColumns[]): PartColumns {
   if (parts.length === 1) return parts[0];
   const description = mergeDescriptions(parts.map((p) => p.description));
-  const names = description.types.map((t) => t.name);
-  return { ...mergeColumns(parts.map((p) => ({ cols: p, types: p.description.types.map((t) => t.name) })), names), description };
+  const m = new Merger(description.types.map((t) => t.name));
+  const sources = parts.map((p) => m.source(p.eventType.length));
+  parts.forEach((p, i) => m.add(sources[i], p, p.description.types.map((t) => t.name)));
+  return { ...m.finish(), description };
 }
 
-const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** One source's remap tables and its range of the output. */
+export interface Source {
+  sMap: number[];
+  thMap: number[];
+  frMap: number[];
+  stMap: number[];
+  start: number;
+  pos: number;
+  end: number;
+}
 
-/** The inputs' columns as one, with `eventType` indexing `typeNames`. */
-export function mergeColumns(inputs: Numbered[], typeNames: string[]): Columns {
-  if (inputs.length === 1 && same(inputs[0].types, typeNames)) return inputs[0].cols;
-  const typeIdx = new Map(typeNames.map((n, i) => [n, i]));
-  const strings: string[] = [];
-  const stringIdx = new Map<string, number>();
-  const intern = (s: string) => {
-    let i = stringIdx.get(s);
+const eventColumns = {
+  eventType: Uint32Array,
+  eventStart: Float64Array,
+  eventDuration: Float64Array,
+  eventThread: Int32Array,
+  eventStack: Int32Array,
+  eventWeight: Float64Array,
+  eventState: Int32Array,
+  eventSubject: Int32Array,
+  eventValue: Float64Array,
+  eventPeer: Int32Array,
+  eventChunk: Uint32Array,
+  eventOffset: Float64Array,
+};
+type EventColumns = { [K in keyof typeof eventColumns]: InstanceType<(typeof eventColumns)[K]> };
+
+export class Merger {
+  private readonly strings: string[] = [];
+  private readonly stringIdx = new Map<string, number>();
+  private readonly threadKey = new Map<string, number>();
+  private readonly tName: number[] = [];
+  private readonly tOs: number[] = [];
+  private readonly tJava: number[] = [];
+  private readonly frameKey = new Map<string, number>();
+  private readonly fName: number[] = [];
+  private readonly fCls: number[] = [];
+  private readonly fLine: number[] = [];
+  private readonly fBci: number[] = [];
+  private readonly fKind: number[] = [];
+  private readonly stackKey = new Map<number, Map<number, number>>();
+  private readonly sFrame: number[] = [];
+  private readonly sPrefix: number[] = [];
+  private readonly typeIdx: Map<string, number>;
+  private readonly sources: Source[] = [];
+  private reserved = 0;
+  private out: EventColumns | null = null;
+
+  /** Rows' `eventType` will index `typeNames`. */
+  constructor(typeNames: string[]) {
+    this.typeIdx = new Map(typeNames.map((n, i) => [n, i]));
+    this.intern('');
+  }
+
+  private intern(s: string): number {
+    let i = this.stringIdx.get(s);
     if (i === undefined) {
-      i = strings.length;
-      strings.push(s);
-      stringIdx.set(s, i);
+      i = this.strings.length;
+      this.strings.push(s);
+      this.stringIdx.set(s, i);
     }
     return i;
-  };
-  intern('');
-  const threadKey = new Map<string, number>();
-  const tName: number[] = [], tOs: number[] = [], tJava: number[] = [];
-  const frameKey = new Map<string, number>();
-  const fName: number[] = [], fCls: number[] = [], fLine: number[] = [], fBci: number[] = [], fKind: number[] = [];
-  const stackKey = new Map<number, Map<number, number>>();
-  const sFrame: number[] = [], sPrefix: number[] = [];
+  }
 
-  const nEvents = inputs.reduce((a, p) => a + p.cols.eventType.length, 0);
-  const out = {
-    eventType: new Uint32Array(nEvents),
-    eventStart: new Float64Array(nEvents),
-    eventDuration: new Float64Array(nEvents),
-    eventThread: new Int32Array(nEvents),
-    eventStack: new Int32Array(nEvents),
-    eventWeight: new Float64Array(nEvents),
-    eventState: new Int32Array(nEvents),
-    eventSubject: new Int32Array(nEvents),
-    eventValue: new Float64Array(nEvents),
-    eventPeer: new Int32Array(nEvents),
-    eventChunk: new Uint32Array(nEvents),
-    eventOffset: new Float64Array(nEvents),
-  };
-  let base = 0;
-  for (const { cols: p, types: names } of inputs) {
-    const sMap = new Int32Array(p.strings.length);
-    p.strings.forEach((s, i) => (sMap[i] = intern(s)));
-    const thMap = new Int32Array(p.threadName.length);
+  /** A new source, whose rows (at most `rows`) take the next range of the output. */
+  source(rows: number): Source {
+    if (this.out) throw new Error('Sources are added before the first rows.');
+    const src = { sMap: [], thMap: [], frMap: [], stMap: [], start: this.reserved, pos: this.reserved, end: this.reserved + rows };
+    this.reserved += rows;
+    this.sources.push(src);
+    return src;
+  }
+
+  /** One piece of a source: its new dictionary rows, and event rows naming event types `types`. */
+  add(src: Source, p: Columns, types: string[]): void {
+    const out = (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
+    const { sMap, thMap, frMap, stMap } = src;
+    for (const s of p.strings) sMap.push(this.intern(s));
     for (let i = 0; i < p.threadName.length; i++) {
       const name = sMap[p.threadName[i]];
       const k = `${name}|${p.threadOsId[i]}|${p.threadJavaId[i]}`;
-      let t = threadKey.get(k);
+      let t = this.threadKey.get(k);
       if (t === undefined) {
-        t = tName.length;
-        threadKey.set(k, t);
-        tName.push(name);
-        tOs.push(p.threadOsId[i]);
-        tJava.push(p.threadJavaId[i]);
+        t = this.tName.length;
+        this.threadKey.set(k, t);
+        this.tName.push(name);
+        this.tOs.push(p.threadOsId[i]);
+        this.tJava.push(p.threadJavaId[i]);
       }
-      thMap[i] = t;
+      thMap.push(t);
     }
-    const frMap = new Int32Array(p.frameName.length);
     for (let i = 0; i < p.frameName.length; i++) {
       const name = sMap[p.frameName[i]], cls = sMap[p.frameClass[i]];
       const k = `${name}|${cls}|${p.frameLine[i]}|${p.frameBci[i]}|${p.frameKind[i]}`;
-      let f = frameKey.get(k);
+      let f = this.frameKey.get(k);
       if (f === undefined) {
-        f = fName.length;
-        frameKey.set(k, f);
-        fName.push(name);
-        fCls.push(cls);
-        fLine.push(p.frameLine[i]);
-        fBci.push(p.frameBci[i]);
-        fKind.push(p.frameKind[i]);
+        f = this.fName.length;
+        this.frameKey.set(k, f);
+        this.fName.push(name);
+        this.fCls.push(cls);
+        this.fLine.push(p.frameLine[i]);
+        this.fBci.push(p.frameBci[i]);
+        this.fKind.push(p.frameKind[i]);
       }
-      frMap[i] = f;
+      frMap.push(f);
     }
-    // A stack's prefix always precedes it, so one pass remaps the tree.
-    const stMap = new Int32Array(p.stackFrame.length);
+    // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps.
     for (let i = 0; i < p.stackFrame.length; i++) {
-      const prefix = remapInto(stMap, p.stackPrefix[i]);
+      const prefix = p.stackPrefix[i] < 0 ? p.stackPrefix[i] : stMap[p.stackPrefix[i]];
       const frame = frMap[p.stackFrame[i]];
-      let byFrame = stackKey.get(prefix);
-      if (!byFrame) stackKey.set(prefix, (byFrame = new Map()));
+      let byFrame = this.stackKey.get(prefix);
+      if (!byFrame) this.stackKey.set(prefix, (byFrame = new Map()));
       let s = byFrame.get(frame);
       if (s === undefined) {
-        s = sFrame.length;
+        s = this.sFrame.length;
         byFrame.set(frame, s);
-        sFrame.push(frame);
-        sPrefix.push(prefix);
+        this.sFrame.push(frame);
+        this.sPrefix.push(prefix);
       }
-      stMap[i] = s;
+      stMap.push(s);
     }
-    const tyMap = Int32Array.from(names, (name) => typeIdx.get(name) ?? -1);
+    const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
     const n = p.eventType.length;
+    const base = src.pos;
+    if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     for (let i = 0; i < n; i++) {
       const o = base + i;
       const ty = tyMap[p.eventType[i]];
-      if (ty < 0) throw new Error(`Event type ${names[p.eventType[i]]} has rows but is missing from the recording's description.`);
+      if (ty < 0) throw new Error(`Event type ${types[p.eventType[i]]} has rows but is missing from the recording's description.`);
       out.eventType[o] = ty;
       out.eventThread[o] = remapInto(thMap, p.eventThread[i]);
       out.eventStack[o] = remapInto(stMap, p.eventStack[i]);
@@ -173,20 +206,31 @@ export function mergeColumns(inputs: Numbered[], typeNames: string[]): Columns {
     out.eventValue.set(p.eventValue, base);
     out.eventChunk.set(p.eventChunk, base);
     out.eventOffset.set(p.eventOffset, base);
-    base += n;
+    src.pos += n;
   }
-  return {
-    strings,
-    threadName: Uint32Array.from(tName),
-    threadOsId: Float64Array.from(tOs),
-    threadJavaId: Float64Array.from(tJava),
-    frameName: Uint32Array.from(fName),
-    frameClass: Uint32Array.from(fCls),
-    frameLine: Int32Array.from(fLine),
-    frameBci: Int32Array.from(fBci),
-    frameKind: Uint8Array.from(fKind),
-    stackFrame: Uint32Array.from(sFrame),
-    stackPrefix: Int32Array.from(sPrefix),
-    ...out,
-  };
+
+  /** The merged columns; ranges a source did not fill (a damaged chunk) are closed up. */
+  finish(): Columns {
+    const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
+    let total = 0;
+    for (const s of this.sources) {
+      if (s.start !== total) for (const a of Object.values(out)) a.copyWithin(total, s.start, s.pos);
+      total += s.pos - s.start;
+    }
+    const events = Object.fromEntries(Object.entries(out).map(([k, a]) => [k, total === a.length ? a : a.slice(0, total)])) as EventColumns;
+    return {
+      strings: this.strings,
+      threadName: Uint32Array.from(this.tName),
+      threadOsId: Float64Array.from(this.tOs),
+      threadJavaId: Float64Array.from(this.tJava),
+      frameName: Uint32Array.from(this.fName),
+      frameClass: Uint32Array.from(this.fCls),
+      frameLine: Int32Array.from(this.fLine),
+      frameBci: Int32Array.from(this.fBci),
+      frameKind: Uint8Array.from(this.fKind),
+      stackFrame: Uint32Array.from(this.sFrame),
+      stackPrefix: Int32Array.from(this.sPrefix),
+      ...events,
+    };
+  }
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { initSync, Parser } from './pkg/jfrscope_wasm.js';
-import { countGroup, readPart, rowsGroup, type PartColumns, type WasmParser } from './columns';
+import { countGroup, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './columns';
 import { chunkLayout, partition } from './layout';
 import { mergeParts } from './merge';
 import { toProfile } from './profile';
@@ -44,8 +44,11 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   return toProfile(mergeParts(cols), originMs, buf.byteLength);
 }
 
-/** A lazy-load session over `parts` groups, each read by wasm directly (what a worker does). */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number): Session {
+/**
+ * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
+ * `pieceRows` small makes the rows stream in many pieces.
+ */
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number): Session {
   initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
@@ -54,11 +57,11 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number): Se
   const groups: GroupDecoder[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
-    const bytes = buf.slice(base, end);
+    const source = sourceOf(buf.slice(base, end), base, g);
     return {
       size: end - base,
-      count: async (onProgress) => countGroup(make, bytes, base, g, onProgress),
-      rows: async (types, onProgress) => rowsGroup(make, bytes, base, g, types, onProgress),
+      count: (onProgress) => countGroup(make, source, onProgress),
+      rows: (types, expected, onProgress, onPiece) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows),
     };
   });
   return new Session(groups, originMs, buf.byteLength, budget);

@@ -1,10 +1,10 @@
 /**
  * Messages between the page and a decoding worker. A worker owns one group of chunks for as
- * long as the recording is open: it reads its bytes once, then answers requests by id.
+ * long as the recording is open, and answers requests by id.
  *
- *   open {source: File slice or bytes, spans}      (no answer; bytes stay in the worker)
+ *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
  *   count {id}        ─▶ progress* ─▶ counted {description}
- *   rows {id, types}  ─▶ progress* ─▶ rows {part (typed arrays transferred)}
+ *   rows {id, types}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  */
 import type { Description, PartColumns } from './columns';
@@ -13,12 +13,13 @@ import type { ChunkSpan } from './layout';
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number }
-  | { kind: 'rows'; id: number; types: string[] }
+  | { kind: 'rows'; id: number; types: string[]; expected: number }
   | { kind: 'event'; id: number; chunk: number; offset: number };
 
 export type WorkerResponse =
   | { kind: 'progress'; id: number; done: number }
   | { kind: 'counted'; id: number; description: Description }
+  | { kind: 'piece'; id: number; part: PartColumns }
   | { kind: 'rows'; id: number; part: PartColumns }
   | { kind: 'fields'; id: number; json: string }
   | { kind: 'error'; id: number; message: string };

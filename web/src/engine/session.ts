@@ -3,7 +3,9 @@
  *
  *   count round   every group: counts, description, errors, no rows      ─ mergeDescriptions
  *   first round   rows of the types that fit the row budget, and of the types asked for
- *   later rounds  rows of a deferred type when the user picks it          ─ mergeColumns(had, new)
+ *   later rounds  rows of a deferred type when the user picks it          ─ Merger(had, new)
+ *
+ * Rows stream from the decoders in pieces into one preallocated set of columns (merge.ts).
  *
  * A count pass reads a chunk at several times the speed of a full decode, and rows cost far more
  * memory than the file's bytes (68 B per row against 15–40 B per event in the file), so a
@@ -12,7 +14,7 @@
  */
 import type { Profile } from '../profile-logic/profile';
 import { decodable, type Description, type PartColumns } from './columns';
-import { mergeColumns, mergeDescriptions, type Columns } from './merge';
+import { Merger, mergeDescriptions, type Columns } from './merge';
 import { toProfile } from './profile';
 
 /** One group of chunks and the parser that reads it (a worker, or wasm called directly). */
@@ -20,7 +22,9 @@ export interface GroupDecoder {
   /** Bytes of the file this group covers (for progress). */
   readonly size: number;
   count(onProgress: (done: number) => void): Promise<Description>;
-  rows(types: string[], onProgress: (done: number) => void): Promise<PartColumns>;
+  /** Rows of `types` (`expected` of them, as the count pass found), in pieces; the last one
+   * carries the errors decoding met. */
+  rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (piece: PartColumns, last: boolean) => void): Promise<void>;
 }
 
 /** Rows the first round may decode: 68 B each, so at most about half the file's size. */
@@ -47,10 +51,16 @@ export function firstRound(d: Description, budget: number, want: string[]): stri
   return [...out];
 }
 
+function expectedRows(d: Description | undefined, types: string[]): number {
+  return (d?.types ?? []).filter((t) => types.includes(t.name)).reduce((a, t) => a + t.count, 0);
+}
+
 export class Session {
   description: Description | null = null;
   readonly loaded = new Set<string>();
   private columns: Columns | null = null;
+  /** Each group's own count pass. */
+  private counted: Description[] = [];
   private busy: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -68,8 +78,9 @@ export class Session {
       done[g] = n;
       onProgress(done.reduce((a, b) => a + b, 0), total);
     };
-    const ds = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
-    this.description = mergeDescriptions(ds);
+    this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
+    performance.mark('jfrscope:counted');
+    this.description = mergeDescriptions(this.counted);
     const first = firstRound(this.description, this.budget, want);
     return this.round(first, (n) => onProgress(this.fileSize + n, total));
   }
@@ -93,30 +104,47 @@ export class Session {
     const d = this.description;
     if (!d) throw new Error('The recording was not counted yet.');
     if (types.length || !this.columns) {
+      const names = d.types.map((t) => t.name);
+      const merger = new Merger(names);
+      const had = this.columns;
+      const mine = had ? merger.source(had.eventType.length) : null;
+      const expected = this.groups.map((_, i) => expectedRows(this.counted[i], types));
+      const sources = expected.map((n) => merger.source(n));
+      if (had && mine) merger.add(mine, had, names);
+      const errors: Description['errors'] = [];
       const done = this.groups.map(() => 0);
-      const parts = await Promise.all(
+      await Promise.all(
         this.groups.map((g, i) =>
-          g.rows(types, (n) => {
-            done[i] = n;
-            onProgress(done.reduce((a, b) => a + b, 0));
-          }),
+          g.rows(
+            types,
+            expected[i],
+            (n) => {
+              done[i] = n;
+              onProgress(done.reduce((a, b) => a + b, 0));
+            },
+            (piece, last) => {
+              merger.add(sources[i], piece, piece.description.types.map((t) => t.name));
+              if (last) errors.push(...piece.description.errors);
+            },
+          ),
         ),
       );
-      const names = d.types.map((t) => t.name);
-      const inputs = parts.map((p) => ({ cols: p as Columns, types: p.description.types.map((t) => t.name) }));
-      if (this.columns) inputs.unshift({ cols: this.columns, types: names });
-      this.columns = mergeColumns(inputs, names);
+      performance.mark('jfrscope:rows decoded');
+      this.columns = merger.finish();
       // The count pass saw every event's size and type; only decoding a body finds what is wrong
-      // inside it, so the errors of each round join the recording's.
-      // A problem both passes meet (the end of a truncated chunk) is one problem.
+      // inside it, so the errors of each round join the recording's. A problem both passes
+      // meet (the end of a truncated chunk) is one problem.
       const seen = new Set(d.errors.map((e) => `${e.chunk}@${e.offset}:${e.message}`));
-      for (const e of parts.flatMap((p) => p.description.errors)) {
+      for (const e of errors) {
         const key = `${e.chunk}@${e.offset}:${e.message}`;
         if (!seen.has(key)) d.errors.push(e);
         seen.add(key);
       }
       types.forEach((t) => this.loaded.add(t));
+      performance.mark('jfrscope:merged');
     }
-    return toProfile({ ...this.columns, description: d }, this.originMs, this.fileSize, this.loaded);
+    const profile = toProfile({ ...this.columns, description: d }, this.originMs, this.fileSize, this.loaded);
+    performance.mark('jfrscope:profile built');
+    return profile;
   }
 }

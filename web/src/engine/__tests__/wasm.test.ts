@@ -44,13 +44,16 @@ function rowsPerType(p: Profile): number[] {
   return n;
 }
 
-/** Open lazily with no row budget (only the first stack type's rows), then load the rest. */
+/**
+ * Open lazily with no row budget (only the first stack type's rows), then load the rest; rows
+ * stream in pieces of 1000 (a piece ends with a chunk), each with only its new dictionary rows.
+ */
 async function lazily(bytes: Uint8Array): Promise<Profile> {
-  const first = await sessionInNode(bytes, 2, 0).open([], () => {});
+  const first = await sessionInNode(bytes, 2, 0, 1000).open([], () => {});
   expect(first.events.length).toBe(0);
   const want = first.eventTypes.find((t) => t.hasStack && t.count > 0 && t.deferred);
   if (!want) return first;
-  const session = sessionInNode(bytes, 2, 0);
+  const session = sessionInNode(bytes, 2, 0, 1000);
   const opened = await session.open([want.name], () => {});
   const wi = opened.eventTypes.findIndex((t) => t.name === want.name);
   expect(opened.eventTypes[wi].deferred).toBe(false);
