@@ -98,3 +98,19 @@ export function matchingSpan(h: Hist): [number, number] {
   while (last > 0 && h.matching[last] === 0) last--;
   return [h.from + first * w, h.from + (last + 1) * w];
 }
+
+/** Click the top lane at the histogram's busiest column until the event panel opens. */
+export async function clickBusiestPoint(page: Page): Promise<boolean> {
+  const lanes = page.getByTestId('lanes');
+  const box = (await lanes.boundingBox())!;
+  const h = await page.getByTestId('histogram').getAttribute('data-matching');
+  const counts = (h ?? '').split(',').map(Number);
+  const best = counts.indexOf(Math.max(...counts));
+  const left = Number(await page.getByTestId('histogram').getAttribute('data-plot-left'));
+  const x = box.x + left + ((best + 0.5) / counts.length) * (box.width - left);
+  for (let dx = 0; dx < 12; dx += 2) {
+    await page.mouse.click(x + dx, box.y + 8);
+    if (await page.getByRole('complementary', { name: 'Event details' }).isVisible()) return true;
+  }
+  return false;
+}

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { resolve } from 'node:path';
-import { corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, settled, shot, spikeWindows } from './helpers';
+import { clickBusiestPoint, corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, settled, shot, spikeWindows } from './helpers';
 
 test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   const errors: string[] = [];
@@ -122,19 +122,7 @@ test('invalid regex is shown, not thrown; a click shows an event in full', async
   await page.getByLabel('Stack filter').fill('');
   await page.getByLabel('Thread filter').fill('search-worker-1$');
   // Click the busiest point of the (now single) worker lane.
-  const lanes = page.getByTestId('lanes');
-  const box = (await lanes.boundingBox())!;
-  const h = await page.getByTestId('histogram').getAttribute('data-matching');
-  const counts = (h ?? '').split(',').map(Number);
-  const best = counts.indexOf(Math.max(...counts));
-  const left = Number(await page.getByTestId('histogram').getAttribute('data-plot-left'));
-  const x = box.x + left + ((best + 0.5) / counts.length) * (box.width - left);
-  let opened = false;
-  for (let dx = 0; dx < 12 && !opened; dx += 2) {
-    await page.mouse.click(x + dx, box.y + 8);
-    opened = await page.getByRole('complementary', { name: 'Event details' }).isVisible();
-  }
-  expect(opened).toBe(true);
+  expect(await clickBusiestPoint(page)).toBe(true);
   const panel = page.getByRole('complementary', { name: 'Event details' });
   await expect(panel).toContainText('search-worker-1');
   await expect(panel.locator('pre')).toContainText('"stackTrace"');

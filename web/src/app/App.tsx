@@ -148,14 +148,18 @@ export function App() {
     if (!state.eventType || !names.includes(state.eventType)) dispatch({ type: 'set', patch: { eventType: defaultEventType(loaded.profile) } });
   }, [loaded, state.eventType]);
 
-  // A type whose rows were deferred (too many for the first round) is decoded when it is picked.
+  // Types whose rows were deferred (too many for the first round) are decoded when one is picked
+  // or when the timeline's "Decode" asks for them.
+  const [requested, setRequested] = useState<string[]>([]);
   useEffect(() => {
     const l = loaded;
-    const t = l?.profile.eventTypes.find((x) => x.name === state.eventType);
-    if (!l || !t?.deferred) return;
+    const todo = l?.profile.eventTypes.filter((x) => x.deferred && (x.name === state.eventType || requested.includes(x.name))) ?? [];
+    if (!l || todo.length === 0) return;
     let live = true;
-    setProgress({ done: 0, total: 1, what: `Decoding ${formatCount(t.count)} ${t.name} events…` });
-    loadTypes(l.profile, [t.name], (done, total) => live && setProgress({ done, total, what: `Decoding ${formatCount(t.count)} ${t.name} events…` })).then(
+    const n = todo.reduce((a, t) => a + t.count, 0);
+    const what = `Decoding ${formatCount(n)} ${todo.length === 1 ? todo[0].name : 'more'} events…`;
+    setProgress({ done: 0, total: 1, what });
+    loadTypes(l.profile, todo.map((t) => t.name), (done, total) => live && setProgress({ done, total, what })).then(
       (profile) => {
         if (!live) return;
         setProgress(null);
@@ -164,13 +168,13 @@ export function App() {
       (e: unknown) => {
         if (!live || e instanceof CancelledError) return;
         setProgress(null);
-        setError(`Could not decode ${t.name}: ${e instanceof Error ? e.message : String(e)}`);
+        setError(`Could not decode ${todo.map((t) => t.name).join(', ')}: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
     return () => {
       live = false;
     };
-  }, [loaded, state.eventType]);
+  }, [loaded, state.eventType, requested]);
 
   // The URL follows the state; back and forward walk it.
   const lastPush = useRef(0);
@@ -247,6 +251,7 @@ export function App() {
           dispatch={dispatch}
           selectedEvent={selectedEvent}
           setSelectedEvent={setSelectedEvent}
+          onDecode={setRequested}
         />
       ) : (
         !progress && (
@@ -298,6 +303,8 @@ interface WorkspaceProps {
   dispatch: React.Dispatch<Action>;
   selectedEvent: number | null;
   setSelectedEvent: (i: number | null) => void;
+  /** Decode these deferred types. */
+  onDecode: (types: string[]) => void;
 }
 
 /** How the status line names the selected type's events. */
@@ -312,7 +319,7 @@ const KIND_NOUN: Record<string, string> = {
   alloc: 'allocation samples',
 };
 
-function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }: WorkspaceProps) {
+function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, onDecode }: WorkspaceProps) {
   const { profile } = loaded;
   // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
   // on a huge recording a burst of typing recomputes once, for the latest text.
@@ -321,6 +328,8 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
   const d = useDerived(profile, deferred);
   const rises = useComparison(profile, deferred, d, state.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
+  const waiting = profile.eventTypes.filter((t) => t.deferred);
+  const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
   const selected = d.selectedCount;
@@ -464,6 +473,16 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent }:
               </>
             )}
           </span>
+          {waiting.length > 0 && (
+            <button
+              type="button"
+              className="decode-rest"
+              title={`Not decoded yet (too many rows to decode at once): ${waiting.map((t) => `${t.name} (${formatCount(t.count)})`).join(', ')}`}
+              onClick={() => onDecode(waiting.map((t) => t.name))}
+            >
+              Decode {formatCount(waitingCount)} more events ({waiting.length === 1 ? waiting[0].name : `${waiting.length} types`})
+            </button>
+          )}
         </div>
       </div>
       <Timeline profile={profile} derived={d} state={state} dispatch={dispatch} selectedEvent={selectedEvent} onSelectEvent={setSelectedEvent} />

@@ -199,6 +199,19 @@ class WorkerGroup implements GroupDecoder {
 }
 
 /**
+ * Rows the first round may decode when `localStorage['jfrscope:rowBudget']` says so (lower on a
+ * machine short of memory, higher to decode more at once); the session's default otherwise.
+ */
+function budgetSetting(): number | undefined {
+  try {
+    const v = Number(localStorage.getItem('jfrscope:rowBudget'));
+    return Number.isFinite(v) && v >= 0 && localStorage.getItem('jfrscope:rowBudget') !== null ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Decode a recording (.jfr or .jfr.gz) in workers. `want` names event types whose rows must be
  * in the first round (the view a link asks for), whatever their size.
  */
@@ -238,7 +251,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
       worker.postMessage(req, slice instanceof ArrayBuffer ? [slice] : []);
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
-    const session = new Session(groups, originMs, size);
+    const session = new Session(groups, originMs, size, budgetSetting());
     const profile = await session.open(want, onProgress);
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
       throw new Error(`This file could not be read as a JFR recording: ${profile.info.errors[0].message}`);
