@@ -17,7 +17,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info', '--jfrscope-bench'],
 });
 /** Resident memory of the browser and all its descendants (renderers, workers live in them). */
-function chromiumRss(root) {
+function chromiumRss(root, byType) {
   const kids = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -34,7 +34,13 @@ function chromiumRss(root) {
     const pid = todo.pop();
     try {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) rss += Number(m[1]) * 1024;
+      if (m) {
+        rss += Number(m[1]) * 1024;
+        if (byType) {
+          const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+          byType[type] = (byType[type] ?? 0) + Number(m[1]) * 1024;
+        }
+      }
     } catch {}
     todo.push(...(kids.get(pid) ?? []));
   }
@@ -53,10 +59,16 @@ const browserPid = readdirSync('/proc')
     }
   });
 let peakRss = 0;
+let peakByType = {};
 let rssOn = true;
 const rssSampler = (async () => {
   while (rssOn) {
-    if (browserPid) peakRss = Math.max(peakRss, chromiumRss(browserPid));
+    const byType = {};
+    const rss = browserPid ? chromiumRss(browserPid, byType) : 0;
+    if (rss > peakRss) {
+      peakRss = rss;
+      peakByType = byType;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 })();
@@ -77,7 +89,8 @@ try {
     }
   })();
   await new Promise((r) => setTimeout(r, 300));
-  const baseRss = browserPid ? chromiumRss(browserPid) : 0;
+  const baseByType = {};
+  const baseRss = browserPid ? chromiumRss(browserPid, baseByType) : 0;
   peakRss = baseRss;
   const t0 = performance.now();
   await page.getByLabel('Open recording').setInputFiles(file);
@@ -96,6 +109,7 @@ try {
     `  peak resident memory of all Chromium processes (workers included, sampled every 50 ms): +${(grown / 1e6).toFixed(0)} MB over the empty page;` +
       ` beyond the file's ${mb.toFixed(0)} MB: ${((grown - mb * 1e6) / 1e6).toFixed(0)} MB = ${((grown - mb * 1e6) / (mb * 1e6)).toFixed(2)}× the file`,
   );
+  console.log(`    by process at the peak: ${Object.entries(peakByType).map(([k, v]) => `${k} +${((v - (baseByType[k] ?? 0)) / 1e6).toFixed(0)} MB`).join(', ')}`);
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:')).map((m) => [m.name.slice(9), m.startTime]));
   const load = marks.find(([n]) => n === 'load')?.[1] ?? 0;
   console.log(`  phases (ms since the load began): ${marks.map(([n, t]) => `${n} ${(t - load).toFixed(0)}`).join(' · ')}`);

@@ -54,6 +54,7 @@ export function App() {
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
   const [dragOver, setDragOver] = useState(false);
   const handle = useRef<LoadHandle | null>(null);
+  const [requested, setRequested] = useState<string[]>([]);
   const linkFingerprint = useRef(initial.extras.fingerprint);
   // The type the view shows is decoded in the first round, whatever its size.
   const eventTypeRef = useRef(state.eventType);
@@ -64,6 +65,7 @@ export function App() {
 
   const open = useCallback((start: () => LoadHandle, name: string, url?: string) => {
     handle.current?.cancel();
+    setRequested([]);
     setError(null);
     setSelectedEvent(null);
     setProgress({ done: 0, total: 1 });
@@ -150,7 +152,6 @@ export function App() {
 
   // Types whose rows were deferred (too many for the first round) are decoded when one is picked
   // or when the timeline's "Decode" asks for them.
-  const [requested, setRequested] = useState<string[]>([]);
   useEffect(() => {
     const l = loaded;
     const todo = l?.profile.eventTypes.filter((x) => x.deferred && (x.name === state.eventType || requested.includes(x.name))) ?? [];
