@@ -142,7 +142,10 @@ export interface GroupSource {
   base: number;
   size: number;
   spans: ChunkSpan[];
+  /** One chunk's bytes (the event panel). */
   read(offset: number, size: number): Promise<Uint8Array>;
+  /** Every chunk's bytes in order, the next being read while the caller decodes this one. */
+  each(): AsyncGenerator<Uint8Array>;
   /**
    * Keep the chunks read from a File until `release()`: a lazy load's count pass reads each chunk
    * once and its first rows round decodes the same bytes again without a second read.
@@ -151,27 +154,73 @@ export interface GroupSource {
   release(): void;
 }
 
+function unreadable(e: unknown): Error {
+  return new Error(`The file could not be read (was it moved or changed?): ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/**
+ * The chunks of a File slice from one stream (faster than a read per chunk: Chromium reads ahead
+ * while the caller decodes), each gathered into its own buffer.
+ */
+async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]): AsyncGenerator<Uint8Array> {
+  const first = spans[0].offset - base;
+  const last = spans[spans.length - 1];
+  const reader = blob.slice(first, last.offset + last.size - base).stream().getReader();
+  let rest: Uint8Array = new Uint8Array(0);
+  try {
+    for (const s of spans) {
+      const out = new Uint8Array(s.size);
+      let filled = 0;
+      while (filled < s.size) {
+        if (rest.length === 0) {
+          const r = await reader.read().catch((e: unknown) => Promise.reject(unreadable(e)));
+          if (r.done) throw unreadable(new Error('it ended early'));
+          rest = r.value;
+        }
+        const n = Math.min(rest.length, s.size - filled);
+        out.set(rest.subarray(0, n), filled);
+        rest = rest.subarray(n);
+        filled += n;
+      }
+      yield out;
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
+
 export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpan[]): GroupSource {
   const size = data instanceof Blob ? data.size : data.byteLength;
   let held: Map<number, Uint8Array> | null = null;
-  const fromFile = async (offset: number, n: number) => {
+  const read = async (offset: number, n: number): Promise<Uint8Array> => {
+    if (!(data instanceof Blob)) return new Uint8Array(data, offset - base, n);
     const kept = held?.get(offset);
     if (kept && kept.length === n) return kept;
-    let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await (data as Blob).slice(offset - base, offset - base + n).arrayBuffer());
+      return new Uint8Array(await data.slice(offset - base, offset - base + n).arrayBuffer());
     } catch (e) {
-      throw new Error(`The file could not be read again (was it moved or changed?): ${e instanceof Error ? e.message : String(e)}`);
+      throw unreadable(e);
     }
-    held?.set(offset, bytes);
-    return bytes;
   };
-  const inMemory = async (offset: number, n: number) => new Uint8Array(data as ArrayBuffer, offset - base, n);
+  async function* each(): AsyncGenerator<Uint8Array> {
+    if (spans.length === 0) return;
+    if (!(data instanceof Blob) || (held && spans.every((s) => held!.has(s.offset)))) {
+      for (const s of spans) yield read(s.offset, s.size);
+      return;
+    }
+    const keep = held;
+    let k = 0;
+    for await (const bytes of streamChunks(data, base, spans)) {
+      keep?.set(spans[k++].offset, bytes);
+      yield bytes;
+    }
+  }
   return {
     base,
     size,
     spans,
-    read: data instanceof Blob ? fromFile : inMemory,
+    read,
+    each,
     hold: () => void (held ??= new Map()),
     release: () => void (held = null),
   };
@@ -179,17 +228,14 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
 
 /**
  * One group of chunks through a parser, chunk by chunk (so wasm memory holds one chunk's bytes
- * at a time), the next chunk read while this one decodes. With no chunk header at all, the
- * whole group goes in once, for the parser's error.
+ * at a time). With no chunk header at all, the whole group goes in once, for the parser's error.
  */
 async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void) {
   if (g.spans.length === 0) return f(await g.read(g.base, g.size), g.base, 0);
   let done = 0;
-  let next = g.read(g.spans[0].offset, g.spans[0].size);
-  for (let k = 0; k < g.spans.length; k++) {
-    const s = g.spans[k];
-    const bytes = await next;
-    if (k + 1 < g.spans.length) next = g.read(g.spans[k + 1].offset, g.spans[k + 1].size);
+  let k = 0;
+  for await (const bytes of g.each()) {
+    const s = g.spans[k++];
     f(bytes, s.offset, s.index);
     done += s.size;
     onProgress(done);
