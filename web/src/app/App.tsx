@@ -327,6 +327,10 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
   const deferred = useDeferredValue(state);
   const stale = deferred !== state;
   const d = useDerived(profile, deferred);
+  // For bench/browser.mjs: when a recording's (or a decoded type's) view is first on screen.
+  useEffect(() => {
+    requestAnimationFrame(() => performance.mark('jfrscope:shown'));
+  }, [profile]);
   const rises = useComparison(profile, deferred, d, state.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const waiting = profile.eventTypes.filter((t) => t.deferred);

@@ -160,32 +160,48 @@ function unreadable(e: unknown): Error {
 
 /**
  * The chunks of a File slice from one stream (faster than a read per chunk: Chromium reads ahead
- * while the caller decodes), each gathered into its own buffer.
+ * while the caller decodes), each read straight into its own buffer (a BYOB reader: no garbage
+ * of stream pieces to collect; a plain reader and a copy where that is unsupported).
  */
 async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]): AsyncGenerator<Uint8Array> {
   const first = spans[0].offset - base;
   const last = spans[spans.length - 1];
-  const reader = blob.slice(first, last.offset + last.size - base).stream().getReader();
+  const stream = blob.slice(first, last.offset + last.size - base).stream();
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    byob = null;
+  }
+  const plain = byob ? null : stream.getReader();
   let rest: Uint8Array = new Uint8Array(0);
+  const fail = (e: unknown) => Promise.reject(unreadable(e));
   try {
     for (const s of spans) {
-      const out = new Uint8Array(s.size);
+      let buf = new ArrayBuffer(s.size);
       let filled = 0;
       while (filled < s.size) {
+        if (byob) {
+          const r = await byob.read(new Uint8Array(buf, filled, s.size - filled)).catch(fail);
+          if (r.done || !r.value) throw unreadable(new Error('it ended early'));
+          buf = r.value.buffer as ArrayBuffer;
+          filled += r.value.byteLength;
+          continue;
+        }
         if (rest.length === 0) {
-          const r = await reader.read().catch((e: unknown) => Promise.reject(unreadable(e)));
+          const r = await plain!.read().catch(fail);
           if (r.done) throw unreadable(new Error('it ended early'));
           rest = r.value;
         }
         const n = Math.min(rest.length, s.size - filled);
-        out.set(rest.subarray(0, n), filled);
+        new Uint8Array(buf).set(rest.subarray(0, n), filled);
         rest = rest.subarray(n);
         filled += n;
       }
-      yield out;
+      yield new Uint8Array(buf);
     }
   } finally {
-    void reader.cancel().catch(() => {});
+    void (byob ?? plain)!.cancel().catch(() => {});
   }
 }
 
