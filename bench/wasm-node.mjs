@@ -20,7 +20,7 @@ for (let pos = 0; pos + 68 <= bytes.length; ) {
   pos += size;
 }
 const origin = Math.min(...spans.map((s) => s.startMs));
-const getters = ['threadName', 'frameName', 'frameClass', 'frameLine', 'frameBci', 'frameKind', 'stackFrame', 'stackPrefix', 'eventType', 'eventStart', 'eventDuration', 'eventThread', 'eventStack', 'eventWeight', 'eventState', 'eventSubject', 'eventValue', 'eventPeer', 'eventChunk', 'eventOffset'];
+const getters = ['threadName', 'frameName', 'frameClass', 'frameLine', 'frameBci', 'frameKind', 'stackFrame', 'stackPrefix', 'eventType', 'eventStart', 'eventDuration', 'eventThread', 'eventStack', 'eventWeight', 'eventState', 'eventSubject', 'eventValue', 'eventPeer', 'eventOffset'];
 
 function once() {
   const t0 = performance.now();

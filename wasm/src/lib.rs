@@ -152,10 +152,11 @@ impl Parser {
     pub fn stack_prefix(&self) -> js_sys::Int32Array {
         js_sys::Int32Array::from(&self.rec.stacks.prefix[self.sent.stacks..])
     }
-    #[allow(missing_docs)]
+    /// Event type rows as u16 (a recording has far fewer than 65,536 event types; the parser
+    /// caps them below that).
     #[wasm_bindgen(js_name = eventType)]
-    pub fn event_type(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.events.ty[..])
+    pub fn event_type(&self) -> Vec<u16> {
+        self.rec.events.ty.iter().map(|&t| t.min(u16::MAX as u32) as u16).collect()
     }
     /// Event starts in ms since the origin.
     #[wasm_bindgen(js_name = eventStart)]
@@ -163,10 +164,10 @@ impl Parser {
         let o = self.origin_ms;
         self.rec.events.start_ns.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6).collect()
     }
-    /// Event durations in ms.
+    /// Event durations in ms, as f32 (24 bits of mantissa: 0.03 ms steps at five minutes).
     #[wasm_bindgen(js_name = eventDuration)]
-    pub fn event_duration(&self) -> Vec<f64> {
-        self.rec.events.duration_ns.iter().map(|&d| d as f64 / 1e6).collect()
+    pub fn event_duration(&self) -> Vec<f32> {
+        self.rec.events.duration_ns.iter().map(|&d| (d as f64 / 1e6) as f32).collect()
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventThread)]
@@ -202,11 +203,6 @@ impl Parser {
     #[wasm_bindgen(js_name = eventPeer)]
     pub fn event_peer(&self) -> js_sys::Int32Array {
         js_sys::Int32Array::from(&self.rec.events.peer[..])
-    }
-    #[allow(missing_docs)]
-    #[wasm_bindgen(js_name = eventChunk)]
-    pub fn event_chunk(&self) -> js_sys::Uint32Array {
-        js_sys::Uint32Array::from(&self.rec.events.chunk[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventOffset)]

@@ -45,9 +45,9 @@ export interface PartColumns {
   frameKind: Uint8Array;
   stackFrame: Uint32Array;
   stackPrefix: Int32Array;
-  eventType: Uint32Array;
+  eventType: Uint16Array;
   eventStart: Float64Array;
-  eventDuration: Float64Array;
+  eventDuration: Float32Array;
   eventThread: Int32Array;
   eventStack: Int32Array;
   eventWeight: Float64Array;
@@ -55,7 +55,6 @@ export interface PartColumns {
   eventSubject: Int32Array;
   eventValue: Float64Array;
   eventPeer: Int32Array;
-  eventChunk: Uint32Array;
   eventOffset: Float64Array;
   description: Description;
 }
@@ -88,9 +87,9 @@ export interface WasmParser {
   frameKind(): Uint8Array;
   stackFrame(): Uint32Array;
   stackPrefix(): Int32Array;
-  eventType(): Uint32Array;
+  eventType(): Uint16Array;
   eventStart(): Float64Array;
-  eventDuration(): Float64Array;
+  eventDuration(): Float32Array;
   eventThread(): Int32Array;
   eventStack(): Int32Array;
   eventWeight(): Float64Array;
@@ -98,7 +97,6 @@ export interface WasmParser {
   eventSubject(): Int32Array;
   eventValue(): Float64Array;
   eventPeer(): Int32Array;
-  eventChunk(): Uint32Array;
   eventOffset(): Float64Array;
   describe(): string;
   free(): void;
@@ -127,7 +125,6 @@ export function readPart(p: WasmParser): PartColumns {
     eventSubject: p.eventSubject(),
     eventValue: p.eventValue(),
     eventPeer: p.eventPeer(),
-    eventChunk: p.eventChunk(),
     eventOffset: p.eventOffset(),
     description: JSON.parse(p.describe()) as Description,
   };

@@ -315,9 +315,11 @@ export function loadRecordingFromUrl(url: string, onProgress: (done: number, tot
 export async function decodeEventFields(profile: Profile, event: number): Promise<Record<string, unknown>> {
   const o = opened.get(profile);
   if (!o) throw new Error('The recording is no longer open.');
-  const chunk = profile.events.chunk[event];
-  const g = o.groups.find((x) => x.spans.some((s) => s.index === chunk));
-  if (!g) throw new Error(`Chunk ${chunk} is not in the file.`);
-  const parsed = JSON.parse(await g.event(chunk, profile.events.offset[event])) as { type: string; fields: Record<string, unknown> };
+  const offset = profile.events.offset[event];
+  const inChunk = (s: ChunkSpan) => offset >= s.offset && offset < s.offset + s.size;
+  const g = o.groups.find((x) => x.spans.some(inChunk));
+  const span = g?.spans.find(inChunk);
+  if (!g || !span) throw new Error(`No chunk of the file holds offset ${offset}.`);
+  const parsed = JSON.parse(await g.event(span.index, offset)) as { type: string; fields: Record<string, unknown> };
   return { eventType: parsed.type, ...parsed.fields };
 }

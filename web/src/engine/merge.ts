@@ -76,9 +76,9 @@ export interface Source {
 }
 
 const eventColumns = {
-  eventType: Uint32Array,
+  eventType: Uint16Array,
   eventStart: Float64Array,
-  eventDuration: Float64Array,
+  eventDuration: Float32Array,
   eventThread: Int32Array,
   eventStack: Int32Array,
   eventWeight: Float64Array,
@@ -86,7 +86,6 @@ const eventColumns = {
   eventSubject: Int32Array,
   eventValue: Float64Array,
   eventPeer: Int32Array,
-  eventChunk: Uint32Array,
   eventOffset: Float64Array,
 };
 type EventColumns = { [K in keyof typeof eventColumns]: InstanceType<(typeof eventColumns)[K]> };
@@ -204,7 +203,6 @@ export class Merger {
     out.eventDuration.set(p.eventDuration, base);
     out.eventWeight.set(p.eventWeight, base);
     out.eventValue.set(p.eventValue, base);
-    out.eventChunk.set(p.eventChunk, base);
     out.eventOffset.set(p.eventOffset, base);
     src.pos += n;
   }

@@ -2,7 +2,7 @@
  * Columns → `Profile`: Arrow tables (strings dictionary-encoded against the one string table)
  * and typed-array views of the same buffers for profile-logic.
  */
-import { Dictionary, Float64, Int32, Table, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
+import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
 import type { Profile, RecordingInfo } from '../profile-logic/profile';
 import { decodable, type PartColumns } from './columns';
 
@@ -44,7 +44,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     const nullBitmap = nullCount ? valid : undefined;
     return makeVector(makeData({ type: dictType, length: keys.length, nullCount, data: keys, nullBitmap, dictionary }));
   };
-  const num = (_type: Int32 | Float64 | Uint8, data: Int32Array | Float64Array | Uint8Array) => makeVector(data);
+  const num = (_type: Int32 | Uint16 | Float32 | Float64 | Uint8, data: Int32Array | Uint16Array | Float32Array | Float64Array | Uint8Array) => makeVector(data);
 
   const threadName = i32(c.threadName);
   const frameName = i32(c.frameName);
@@ -63,12 +63,11 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
   });
   const stackFrame = i32(c.stackFrame);
   const stacks = new Table({ frame: num(new Int32(), stackFrame), prefix: num(new Int32(), c.stackPrefix) });
-  const evType = i32(c.eventType);
-  const evChunk = i32(c.eventChunk);
+  const evType = c.eventType;
   const events = new Table({
-    type: num(new Int32(), evType),
+    type: num(new Uint16(), evType),
     start: num(new Float64(), c.eventStart),
-    duration: num(new Float64(), c.eventDuration),
+    duration: num(new Float32(), c.eventDuration),
     thread: num(new Int32(), c.eventThread),
     stack: num(new Int32(), c.eventStack),
     weight: num(new Float64(), c.eventWeight),
@@ -76,7 +75,6 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     subject: dict(c.eventSubject),
     value: num(new Float64(), c.eventValue),
     peer: num(new Int32(), c.eventPeer),
-    chunk: num(new Int32(), evChunk),
     offset: num(new Float64(), c.eventOffset),
   });
   const d = c.description;
@@ -114,7 +112,6 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       subject: c.eventSubject,
       value: c.eventValue,
       peer: c.eventPeer,
-      chunk: evChunk,
       offset: c.eventOffset,
       length: evType.length,
     },

@@ -62,9 +62,9 @@ export interface StackTable {
 
 /** Rows in file order (chunk by chunk), which is close to, but not exactly, time order. */
 export interface EventTable {
-  type: Int32Array; // IndexIntoEventTypes
+  type: Uint16Array; // IndexIntoEventTypes
   start: Float64Array; // ms since info.startMs
-  duration: Float64Array; // ms
+  duration: Float32Array; // ms
   thread: Int32Array; // IndexIntoThreads or -1
   stack: Int32Array; // IndexIntoStacks or -1
   weight: Float64Array;
@@ -72,7 +72,6 @@ export interface EventTable {
   subject: Int32Array; // IndexIntoStrings or -1
   value: Float64Array; // NaN when absent
   peer: Int32Array; // IndexIntoThreads: previous monitor owner / notifier, or -1
-  chunk: Int32Array;
   offset: Float64Array; // absolute byte offset of the event in the file
   length: number;
 }

@@ -55,9 +55,9 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
   };
   const n = events.length;
   const ev = {
-    type: new Int32Array(n),
+    type: new Uint16Array(n),
     start: new Float64Array(n),
-    duration: new Float64Array(n),
+    duration: new Float32Array(n),
     thread: new Int32Array(n),
     stack: new Int32Array(n),
     weight: new Float64Array(n),
@@ -65,7 +65,6 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     subject: new Int32Array(n).fill(-1),
     value: new Float64Array(n).fill(NaN),
     peer: new Int32Array(n).fill(-1),
-    chunk: new Int32Array(n),
     offset: new Float64Array(n),
     length: n,
   };
