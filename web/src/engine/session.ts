@@ -8,7 +8,7 @@
  * Rows stream from the decoders in pieces into one preallocated set of columns (merge.ts).
  *
  * A count pass reads a chunk at several times the speed of a full decode, and rows cost far more
- * memory than the file's bytes (68 B per row against 15–40 B per event in the file), so a
+ * memory than the file's bytes (58 B per row against 15–40 B per event in the file), so a
  * recording dominated by one huge type (14 M file reads in 1 M other events) opens with what
  * fits and decodes the rest when it is asked for.
  */
@@ -27,7 +27,7 @@ export interface GroupDecoder {
   rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (piece: PartColumns, last: boolean) => void): Promise<void>;
 }
 
-/** Rows the first round may decode: 68 B each, so at most about half the file's size. */
+/** Rows the first round may decode: 58 B each, so at most about 45% of the file's size. */
 export function rowBudget(fileSize: number): number {
   return Math.max(2_000_000, Math.floor(fileSize / 128));
 }
