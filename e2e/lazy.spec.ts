@@ -44,3 +44,26 @@ test('types beyond the row budget are decoded when picked, and their events open
   await expect(page.getByRole('status')).toContainText('of 8,441 wall-clock samples selected');
   expect(errors).toEqual([]);
 });
+
+test('opening another recording, even mid-load, stops the previous one’s workers; a bad file keeps the open one working', async ({ page }) => {
+  await page.goto('./');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const multi = resolve(root, 'fixtures/jdk17-multichunk.jfr'); // three chunks: min(cores, 3) workers
+  await page.getByLabel('Open recording').setInputFiles(multi);
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect.poll(() => page.workers().length).toBe(Math.min(cores, 3));
+  // Another file while one loads, then a one-chunk file: one worker is all that stays.
+  await page.getByLabel('Open recording').setInputFiles(multi);
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/example.jfr'));
+  await expect(page.locator('.file-name')).toHaveText('example.jfr');
+  await expect(page.getByRole('status')).toContainText('of 936 CPU samples selected');
+  // Terminated at once, not whenever the garbage collector would get to unreferenced workers.
+  await expect.poll(() => page.workers().length, { timeout: 2000 }).toBe(1);
+
+  // A file that is no recording: an error, and the open recording still answers.
+  await page.getByLabel('Open recording').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.getByRole('alert')).toContainText('not a JFR recording');
+  await expect(page.locator('.file-name')).toHaveText('example.jfr');
+  expect(await clickBusiestPoint(page)).toBe(true);
+  await expect(page.getByRole('complementary', { name: 'Event details' }).locator('pre')).toContainText('"stackTrace"');
+});

@@ -218,9 +218,13 @@ function budgetSetting(): number | undefined {
 export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
   const groups: WorkerGroup[] = [];
   let stopped = false;
+  let loaded = false;
   let cancel!: () => void;
   const cancelled = new Promise<never>((_, reject) => {
     cancel = () => {
+      // A recording that finished loading stays usable (its view is still on screen) until
+      // closeRecording: only a load in progress is stopped.
+      if (loaded) return;
       stopped = true;
       groups.forEach((g) => g.terminate());
       reject(new CancelledError());
@@ -260,7 +264,10 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
     return profile;
   };
   const promise = Promise.race([run(), cancelled]);
-  promise.catch(() => groups.forEach((g) => g.terminate()));
+  promise.then(
+    () => void (loaded = true),
+    () => groups.forEach((g) => g.terminate()),
+  );
   return { promise, cancel };
 }
 
