@@ -4,7 +4,8 @@
  * lowered (the jfrscope:rowBudget setting) so the small example behaves like a huge recording.
  */
 import { expect, test } from '@playwright/test';
-import { resolve } from 'node:path';
+import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { clickBusiestPoint, root, selectedCounts, shot } from './helpers';
 
 test('types beyond the row budget are decoded when picked, and their events open in full', async ({ page }) => {
@@ -66,4 +67,18 @@ test('opening another recording, even mid-load, stops the previous one’s worke
   await expect(page.locator('.file-name')).toHaveText('example.jfr');
   expect(await clickBusiestPoint(page)).toBe(true);
   await expect(page.getByRole('complementary', { name: 'Event details' }).locator('pre')).toContainText('"stackTrace"');
+});
+
+test('a recording over the size limit is refused before it is read, pointing to the CLI', async ({ page }, info) => {
+  // A sparse file: 2.5 GiB on paper, no disk or memory used.
+  const big = info.outputPath('huge.jfr');
+  mkdirSync(dirname(big), { recursive: true });
+  const fd = openSync(big, 'w');
+  ftruncateSync(fd, 2.5 * 1024 ** 3);
+  closeSync(fd);
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(big);
+  await expect(page.getByRole('alert')).toContainText('This recording is 2.5 GiB');
+  await expect(page.getByRole('alert')).toContainText('jfrscope summary FILE');
+  expect(page.workers().length).toBe(0);
 });

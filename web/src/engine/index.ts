@@ -23,7 +23,11 @@ export interface LoadHandle {
   cancel(): void;
 }
 
-/** wasm32 memory is at most 4 GiB; each worker copies its chunks in and columns out. */
+/**
+ * The largest recording the page opens. Its workers hold all its bytes while it opens (read once
+ * for two passes), fetched and gunzipped recordings hold them for good, and one JS ArrayBuffer
+ * (a gunzipped file, a fetch) is capped near this size in Chromium.
+ */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
 /** What stays of an open recording: its workers, and the file's size and ends (its fingerprint). */
@@ -61,7 +65,7 @@ function tooLarge(size: number): Error {
   const gb = (size / 1024 ** 3).toFixed(1);
   return new Error(
     `This recording is ${gb} GiB; the browser can decode at most ${MAX_FILE_BYTES / 1024 ** 3} GiB ` +
-      '(WebAssembly memory limit). Use the jfrscope command-line tool instead: `jfrscope summary FILE` or ' +
+      '(it holds the whole recording in memory while it opens it). Use the jfrscope command-line tool instead: `jfrscope summary FILE` or ' +
       '`jfrscope collapse FILE --event jdk.ExecutionSample`.',
   );
 }
