@@ -8,7 +8,7 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
-import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, type LoadHandle } from '../engine';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
 import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import { EventPanel } from '../components/EventPanel';
@@ -104,6 +104,12 @@ export function App() {
       open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want()), name, share ? url : undefined),
     [open],
   );
+
+  // Decoding workers start (and compile the wasm) while the page waits for a file.
+  useEffect(() => {
+    const id = setTimeout(warmUp, 200);
+    return () => clearTimeout(id);
+  }, []);
 
   // ?url= opens a recording with no drop at all.
   useEffect(() => {

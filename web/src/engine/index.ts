@@ -51,7 +51,16 @@ export function fileEnds(profile: Profile): FileEnds | null {
 }
 
 function newWorker(): Worker {
-  return new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+  return warm.pop() ?? new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+}
+
+/** Workers started ahead of a load (their wasm compiled while nobody waits). */
+const warm: Worker[] = [];
+
+/** Start as many workers as a load would use, so the first file does not wait for them. */
+export function warmUp(): void {
+  const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
+  while (warm.length < n) warm.push(new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' }));
 }
 
 export class CancelledError extends Error {
