@@ -181,42 +181,44 @@ impl<'a> Chunk<'a> {
     #[inline]
     pub(crate) fn scan_bodies(&self, mut f: impl FnMut(usize, usize, u64, usize)) -> Result<()> {
         let end = self.events_end();
-        let compressed = self.header.compressed;
         let mut pos = HEADER_SIZE;
-        let mut r = self.reader_at(pos);
         while pos < end {
-            // Most events are under 128 bytes with a type id under 16384: a one-byte size and
-            // a one- or two-byte type id, read here without the general reader.
-            let fast = match self.data.get(pos..) {
-                Some(&[s, t0, t1, ..]) if compressed && s < 0x80 && s > 0 && pos + (s as usize) <= end => {
-                    if t0 < 0x80 {
-                        Some((s as usize, t0 as u64, pos + 2))
-                    } else if t1 < 0x80 {
-                        Some((s as usize, (t0 & 0x7f) as u64 | (t1 as u64) << 7, pos + 3))
-                    } else {
-                        None
-                    }
-                }
-                _ => None,
-            };
-            let (size, ty, body) = match fast {
-                Some(h) => h,
-                None => {
-                    r.seek(pos).map_err(|e| e.in_chunk(self.index))?;
-                    let at = r.offset();
-                    let size = r.int().map_err(|e| e.in_chunk(self.index))?;
-                    if size <= 0 || pos + size as usize > end {
-                        let kind = if size > 0 { ErrorKind::UnexpectedEof } else { ErrorKind::OutOfBounds { what: "event size", value: size as i64 } };
-                        return Err(Error::new(kind, at).in_chunk(self.index));
-                    }
-                    let ty = r.long().map_err(|e| e.in_chunk(self.index))? as u64;
-                    (size as usize, ty, r.pos())
-                }
-            };
+            let (size, ty, body) = self.event_header(pos, end)?;
             f(pos, size, ty, body);
             pos += size;
         }
         Ok(())
+    }
+
+    /// The header of the event at `pos` (before `end`, where the events end): its size, its
+    /// type id and where its fields start, or the error that stops a walk over the events.
+    #[inline(always)]
+    pub(crate) fn event_header(&self, pos: usize, end: usize) -> Result<(usize, u64, usize)> {
+        // Most events are under 128 bytes with a type id under 16384: a one-byte size and a
+        // one- or two-byte type id, read here without the general reader.
+        if let Some(&[s, t0, t1, ..]) = self.data.get(pos..) {
+            if self.header.compressed && s < 0x80 && s > 0 && pos + (s as usize) <= end {
+                if t0 < 0x80 {
+                    return Ok((s as usize, t0 as u64, pos + 2));
+                } else if t1 < 0x80 {
+                    return Ok((s as usize, (t0 & 0x7f) as u64 | (t1 as u64) << 7, pos + 3));
+                }
+            }
+        }
+        self.event_header_slow(pos, end)
+    }
+
+    #[inline(never)]
+    fn event_header_slow(&self, pos: usize, end: usize) -> Result<(usize, u64, usize)> {
+        let mut r = self.reader_at(pos);
+        let at = r.offset();
+        let size = r.int().map_err(|e| e.in_chunk(self.index))?;
+        if size <= 0 || pos + size as usize > end {
+            let kind = if size > 0 { ErrorKind::UnexpectedEof } else { ErrorKind::OutOfBounds { what: "event size", value: size as i64 } };
+            return Err(Error::new(kind, at).in_chunk(self.index));
+        }
+        let ty = r.long().map_err(|e| e.in_chunk(self.index))? as u64;
+        Ok((size as usize, ty, r.pos()))
     }
 
     fn index_pools(&self) -> Pools {

@@ -56,11 +56,17 @@ pub(crate) fn varint_in_word(w: u64) -> Option<(u64, usize)> {
         return None;
     }
     let last = term & term.wrapping_neg();
-    let mut x = w & (last ^ (last - 1)) & 0x7f7f_7f7f_7f7f_7f7f;
+    Some((pack_groups(w & (last ^ (last - 1))), (term.trailing_zeros() / 8) as usize + 1))
+}
+
+/// The 7-bit groups of the eight bytes of `w` (low byte first; high bits ignored) packed into
+/// 56 bits, in three shift-and-mask steps (pairs of bytes, pairs of those, then halves).
+#[inline(always)]
+pub(crate) fn pack_groups(w: u64) -> u64 {
+    let mut x = w & 0x7f7f_7f7f_7f7f_7f7f;
     x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
     x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
-    x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4);
-    Some((x, (term.trailing_zeros() / 8) as usize + 1))
+    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
 }
 
 /// A cursor over `data`, whose first byte sits at absolute offset `base` in the file.
