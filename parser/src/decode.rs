@@ -258,7 +258,8 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&st
     let mut out = RowSink::new(chunk);
     let mut errors = Vec::new();
     // Events of one type tend to come in runs: the type of the previous event when it has a
-    // fast plan (its id, slot, row in the types and fields), looked up once per run.
+    // fast plan and feeds no description (its id, slot, row in the types and fields), looked
+    // up once per run.
     let mut run: Option<(u64, usize, u32, &FastPlan)> = None;
     let end = chunk.events_end();
     let mut pos = crate::header::HEADER_SIZE;
@@ -300,7 +301,8 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&st
             continue;
         };
         *n += 1;
-        if info.get(si).copied().unwrap_or(false) {
+        let is_info = info.get(si).copied().unwrap_or(false);
+        if is_info {
             if let Ok((name, v)) = chunk.decode_event(at) {
                 rec.add_info(&name, &v, chunk);
             }
@@ -308,7 +310,9 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&st
         run = None;
         if let Some(Some(plan)) = plans.get(si) {
             if let Some(fast) = &plan.fast {
-                run = Some((tid, si, plan.ty, fast));
+                if !is_info {
+                    run = Some((tid, si, plan.ty, fast));
+                }
                 if decode_fast(chunk, &mut d, rec, &mut out, plan.ty, fast, at, at + size, body).is_some() {
                     continue;
                 }
@@ -620,10 +624,10 @@ fn word_at(data: &[u8], p: usize) -> Option<u64> {
     Some(u64::from_le_bytes(*bytes))
 }
 
-/// The compressed integer at `*p`, read a word at a time, which must end by `end`; `None` when
-/// it does not, or when fewer than eight bytes of data follow its start.
+/// The compressed integer at `*p`, read a word at a time; `None` when fewer than eight bytes of
+/// data follow its start. Whether it ends within the event is the caller's to check.
 #[inline(always)]
-fn fast_varint(data: &[u8], p: &mut usize, end: usize) -> Option<u64> {
+fn fast_varint(data: &[u8], p: &mut usize) -> Option<u64> {
     let w = word_at(data, *p)?;
     let (v, len) = if w & 0x80 == 0 {
         (w & 0x7f, 1)
@@ -636,9 +640,6 @@ fn fast_varint(data: &[u8], p: &mut usize, end: usize) -> Option<u64> {
         }
     };
     *p += len;
-    if *p > end {
-        return None;
-    }
     Some(v)
 }
 
@@ -652,19 +653,17 @@ fn varint9(w: u64, data: &[u8], p: usize) -> Option<(u64, usize)> {
 
 /// Skip the compressed integer at `*p`, as [`fast_varint`] reads it.
 #[inline(always)]
-fn fast_skip_varint(data: &[u8], p: &mut usize, end: usize) -> Option<()> {
+fn fast_skip_varint(data: &[u8], p: &mut usize) -> Option<()> {
     let term = !word_at(data, *p)? & 0x8080_8080_8080_8080;
     *p += if term == 0 { 9 } else { (term.trailing_zeros() / 8) as usize + 1 };
-    if *p > end {
-        return None;
-    }
     Some(())
 }
 
 /// [`decode_event`] for an event type with a [`fast_plan`]: the same reads, from a local
 /// position and a word at a time, with no error to build, each value written to its column in
-/// the sink as it is read. Every read is checked to end within the event before its value is
-/// used, so the references resolved are the ones [`decode_event`] resolves first, in the same
+/// the sink as it is read. Whether the reads end within the event is checked once at the end,
+/// and before anything that is not a cache hit (a pool entry or a string met for the first
+/// time), so the references resolved are the ones [`decode_event`] resolves first, in the same
 /// order. `None` (no row appended) when the event has anything else (a nine-byte integer, a
 /// UTF-16 string, a field that overruns the event, an event at the very end of the chunk):
 /// [`decode_event`] then reads it again and gives the row or the error.
@@ -706,22 +705,35 @@ fn decode_fast<'a>(
     out.offset[i] = out.base + pos as u64;
     let (mut alloc, mut tlab) = (f64::NAN, f64::NAN);
     if plan.start {
-        out.start[i] = out.ticks.nanos(fast_varint(data, &mut p, end)? as i64);
+        out.start[i] = out.ticks.nanos(fast_varint(data, &mut p)? as i64);
     }
     if plan.duration {
-        out.duration[i] = out.ticks.duration(fast_varint(data, &mut p, end)? as i64);
+        out.duration[i] = out.ticks.duration(fast_varint(data, &mut p)? as i64);
+    }
+    // A row from a cache, or, once the reads so far are known to be within the event, from the
+    // resolver.
+    macro_rules! cached {
+        ($cache:expr, $id:expr, $miss:expr) => {
+            match $cache.get($id) {
+                Some(t) => t,
+                None if p <= end => $miss,
+                None => return None,
+            }
+        };
     }
     if let Some(c) = plan.thread {
-        out.thread[i] = d.thread(chunk, rec, c as usize, fast_varint(data, &mut p, end)?);
+        let id = fast_varint(data, &mut p)?;
+        out.thread[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
     }
     if let Some(c) = plan.stack {
-        out.stack[i] = d.stack(chunk, rec, c as usize, fast_varint(data, &mut p, end)?);
+        let id = fast_varint(data, &mut p)?;
+        out.stack[i] = cached!(d.stacks, id, d.stack_miss(chunk, rec, c as usize, id));
     }
     for &op in plan.ops.iter() {
         match op {
             Fast::SkipVarints(n) => {
                 for _ in 0..n {
-                    fast_skip_varint(data, &mut p, end)?;
+                    fast_skip_varint(data, &mut p)?;
                 }
             }
             Fast::SkipBytes(n) => {
@@ -730,18 +742,34 @@ fn decode_fast<'a>(
                     return None;
                 }
             }
-            Fast::Start => out.start[i] = out.ticks.nanos(fast_varint(data, &mut p, end)? as i64),
-            Fast::Duration => out.duration[i] = out.ticks.duration(fast_varint(data, &mut p, end)? as i64),
-            Fast::Value => out.value[i] = fast_varint(data, &mut p, end)? as i64 as f64,
-            Fast::Samples => out.weight[i] = fast_varint(data, &mut p, end)? as i64 as f64,
-            Fast::Alloc => alloc = fast_varint(data, &mut p, end)? as i64 as f64,
-            Fast::Tlab => tlab = fast_varint(data, &mut p, end)? as i64 as f64,
-            Fast::Thread(c) => out.thread[i] = d.thread(chunk, rec, c as usize, fast_varint(data, &mut p, end)?),
-            Fast::Peer(c) => out.peer[i] = d.thread(chunk, rec, c as usize, fast_varint(data, &mut p, end)?),
-            Fast::Stack(c) => out.stack[i] = d.stack(chunk, rec, c as usize, fast_varint(data, &mut p, end)?),
-            Fast::SubjectClass(c) => out.subject[i] = d.class_name(chunk, rec, c as usize, fast_varint(data, &mut p, end)?),
+            Fast::Start => out.start[i] = out.ticks.nanos(fast_varint(data, &mut p)? as i64),
+            Fast::Duration => out.duration[i] = out.ticks.duration(fast_varint(data, &mut p)? as i64),
+            Fast::Value => out.value[i] = fast_varint(data, &mut p)? as i64 as f64,
+            Fast::Samples => out.weight[i] = fast_varint(data, &mut p)? as i64 as f64,
+            Fast::Alloc => alloc = fast_varint(data, &mut p)? as i64 as f64,
+            Fast::Tlab => tlab = fast_varint(data, &mut p)? as i64 as f64,
+            Fast::Thread(c) => {
+                let id = fast_varint(data, &mut p)?;
+                out.thread[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
+            }
+            Fast::Peer(c) => {
+                let id = fast_varint(data, &mut p)?;
+                out.peer[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
+            }
+            Fast::Stack(c) => {
+                let id = fast_varint(data, &mut p)?;
+                out.stack[i] = cached!(d.stacks, id, d.stack_miss(chunk, rec, c as usize, id));
+            }
+            Fast::SubjectClass(c) => {
+                let id = fast_varint(data, &mut p)?;
+                out.subject[i] = cached!(d.class_names, id, d.class_name_miss(chunk, rec, c as usize, id));
+            }
             Fast::Text(subject, c) => {
-                let t = d.text(chunk, rec, c as usize, fast_varint(data, &mut p, end)?, 0);
+                let id = fast_varint(data, &mut p)?;
+                if p > end {
+                    return None;
+                }
+                let t = d.text(chunk, rec, c as usize, id, 0);
                 if subject {
                     out.subject[i] = t;
                 } else {
@@ -749,22 +777,19 @@ fn decode_fast<'a>(
                 }
             }
             Fast::Str(col) => {
-                if p >= end {
-                    return None;
-                }
                 let enc = *data.get(p)?;
                 p += 1;
                 let t = match enc {
                     2 => {
-                        let id = fast_varint(data, &mut p, end)?;
+                        let id = fast_varint(data, &mut p)?;
                         match col {
-                            Some(_) => d.string_ref(chunk, rec, id),
+                            Some(_) => cached!(d.string_refs, id, d.string_ref_miss(chunk, rec, id)),
                             None => NONE,
                         }
                     }
                     3 | 5 => {
-                        let n = fast_varint(data, &mut p, end)? as i32;
-                        if n < 0 || n as usize > end - p {
+                        let n = fast_varint(data, &mut p)? as i32;
+                        if p > end || n < 0 || n as usize > end - p {
                             return None;
                         }
                         let bytes = data.get(p..p + n as usize)?;
@@ -776,7 +801,12 @@ fn decode_fast<'a>(
                         }
                     }
                     0 => NONE,
-                    1 if col.is_some() => d.inline_text(chunk, rec, RawStr::Empty),
+                    1 if col.is_some() => {
+                        if p > end {
+                            return None;
+                        }
+                        d.inline_text(chunk, rec, RawStr::Empty)
+                    }
                     1 => NONE,
                     _ => return None,
                 };
@@ -787,6 +817,9 @@ fn decode_fast<'a>(
                 }
             }
         }
+    }
+    if p > end {
+        return None;
     }
     if plan.alloc {
         out.weight[i] = if tlab > 0.0 {
@@ -1450,17 +1483,15 @@ mod tests {
             let mut r = Reader::new(&data, 0, true);
             assert_eq!(r.varint().unwrap(), v);
             let mut p = 0;
-            assert_eq!(fast_varint(&data, &mut p, b.len()), Some(v), "{b:?}");
+            assert_eq!(fast_varint(&data, &mut p), Some(v), "{b:?}");
             assert_eq!(p, b.len());
             let mut q = 0;
-            assert_eq!(fast_skip_varint(&data, &mut q, b.len()), Some(()));
+            assert_eq!(fast_skip_varint(&data, &mut q), Some(()));
             assert_eq!(q, b.len());
-            // Past the end of the event, or without eight bytes of data to read a word from:
-            // left to the general reader.
-            assert_eq!(fast_varint(&data, &mut 0, b.len() - 1), None);
-            assert_eq!(fast_skip_varint(&data, &mut 0, b.len() - 1), None);
+            // Without eight bytes of data to read a word from: left to the general reader.
             if b.len() < 8 {
-                assert_eq!(fast_varint(&b, &mut 0, b.len()), None);
+                assert_eq!(fast_varint(&b, &mut 0), None);
+                assert_eq!(fast_skip_varint(&b, &mut 0), None);
             }
         }
     }
@@ -1516,9 +1547,20 @@ mod tests {
             Some("jdk.jfr.Event"),
             vec![("startTime", 1, false, false), ("eventThread", 4, true, false), ("objectClass", 6, true, false), ("allocationSize", 1, false, false), ("tlabSize", 1, false, false)],
         ));
+        // A type that feeds the description, with a stack trace (as the JDK writes it): each
+        // of its events is read for the description, runs of them too.
+        classes.push((
+            32,
+            "jdk.ActiveSetting",
+            Some("jdk.jfr.Event"),
+            vec![("startTime", 1, false, false), ("eventThread", 4, true, false), ("stackTrace", 10, true, false), ("id", 1, false, false), ("name", 3, true, false), ("value", 3, true, false)],
+        ));
         let mut pools = basic_pools();
-        pools.push((3, vec![(7, vec![3, 4, b'/', b'e', b't', b'c']), (8, vec![3, 0])]));
+        pools.push((3, vec![(7, vec![3, 4, b'/', b'e', b't', b'c']), (8, vec![3, 0]), (10, sym("enabled")), (11, sym("threshold")), (12, sym("true"))]));
         let mut events = vec![metadata(&classes), checkpoint(&pools)];
+        for name in [10, 11, 12] {
+            events.push(vec![8, 32, 5, 1, 0, 30, name, 12]);
+        }
         let paths: Vec<Vec<u8>> = vec![vec![2, 7], vec![2, 8], vec![2, 99], vec![3, 3, b'/', b'a', b'b'], vec![5, 2, 0xe9, b'x'], vec![4, 2, 0x48, 0xc9, 0x01], vec![0], vec![1], vec![3, 0]];
         for (k, (v, b)) in varints().into_iter().enumerate() {
             let mut body = Vec::new();
@@ -1566,8 +1608,9 @@ mod tests {
     fn fast_and_general_paths_give_the_same_rows_and_errors() {
         let data = fast_chunk();
         let fast = decode_all(&data, true);
-        assert_eq!(fast.events.len(), 2 * varints().len());
+        assert_eq!(fast.events.len(), 2 * varints().len() + 3);
         assert!(fast.errors.is_empty(), "{:?}", fast.errors);
+        assert_eq!(fast.info.settings.len(), 3);
         assert_eq!(format!("{fast:?}"), format!("{:?}", decode_all(&data, false)));
         // Damage anywhere after the pools, and cuts: the same rows, the same errors.
         let events_at = data.len() - (data.len() - 68) / 2;
