@@ -1,9 +1,10 @@
-// The app in headless Chromium on a large recording, through the real page: from choosing the
-// file to "columns ready" (status line shown) with the page's phase marks, the tab's peak JS
-// heap and the peak memory of all Chromium processes (workers included), the time from a filter
+// The app in headless Chromium on a large recording, through the real page, opened RUNS times
+// (default 5) in fresh pages: from choosing the file to "columns ready" (status line shown) with
+// the page's phase marks, the tab's peak JS heap and the peak memory of all Chromium processes
+// (workers included); then, once, the time from a filter
 // keystroke to the redrawn flame graph, frame times while zooming and panning the timeline, and
 // the time to decode a deferred type (the largest) when it is picked.
-//   npm run build && node bench/browser.mjs [FILE]
+//   npm run build && node bench/browser.mjs [FILE]        (RUNS=n for another number of opens)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -72,51 +73,75 @@ const rssSampler = (async () => {
     await new Promise((r) => setTimeout(r, 50));
   }
 })();
-try {
+const runs = Math.max(1, Number(process.env.RUNS ?? 5));
+const mb = statSync(file).size / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const range = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+
+/** One open in a fresh page, its workers started ahead as a user's page would have them. */
+async function openOnce() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`http://127.0.0.1:${port}/`);
-  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  let peak = 0;
+  let heap = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       const m = await cdp.send('Performance.getMetrics');
-      const used = m.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value ?? 0;
-      peak = Math.max(peak, used);
+      heap = Math.max(heap, m.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value ?? 0);
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, 1000));
   const baseByType = {};
   const baseRss = browserPid ? chromiumRss(browserPid, baseByType) : 0;
   peakRss = baseRss;
+  peakByType = {};
   const t0 = performance.now();
   await page.getByLabel('Open recording').setInputFiles(file);
   await page.getByRole('status').waitFor({ timeout: 600_000 });
-  const t1 = performance.now();
+  const secs = (performance.now() - t0) / 1000;
   sampling = false;
   await sampler;
-  const status = await page.getByRole('status').textContent();
-  const chunks = await page.evaluate(async () => 0);
-  const mb = statSync(file).size / 1e6;
-  console.log(`browser: ${file}, ${mb.toFixed(0)} MB; ${cores} core(s) → up to ${cores} worker(s)`);
-  console.log(`  file chosen → columns ready: ${((t1 - t0) / 1000).toFixed(2)} s = ${(mb / ((t1 - t0) / 1000)).toFixed(0)} MB/s`);
-  console.log(`  peak JS heap of the page (main thread, sampled every 100 ms): ${(peak / 1e6).toFixed(0)} MB`);
-  const grown = peakRss - baseRss;
-  console.log(
-    `  peak resident memory of all Chromium processes (workers included, sampled every 50 ms): +${(grown / 1e6).toFixed(0)} MB over the empty page;` +
-      ` beyond the file's ${mb.toFixed(0)} MB: ${((grown - mb * 1e6) / 1e6).toFixed(0)} MB = ${((grown - mb * 1e6) / (mb * 1e6)).toFixed(2)}× the file`,
-  );
-  console.log(`    by process at the peak: ${Object.entries(peakByType).map(([k, v]) => `${k} +${((v - (baseByType[k] ?? 0)) / 1e6).toFixed(0)} MB`).join(', ')}`);
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:')).map((m) => [m.name.slice(9), m.startTime]));
   const load = marks.find(([n]) => n === 'load')?.[1] ?? 0;
-  console.log(`  phases (ms since the page got the file): ${marks.map(([n, t]) => `${n} ${(t - load).toFixed(0)}`).join(' · ')}`);
   const shown = marks.find(([n]) => n === 'shown')?.[1];
-  if (shown) console.log(`  in the page, file → view shown: ${((shown - load) / 1000).toFixed(2)} s = ${(mb / ((shown - load) / 1000)).toFixed(0)} MB/s (the rest of the first figure is Playwright handing the file over and polling)`);
+  return {
+    page,
+    secs,
+    inPage: shown ? (shown - load) / 1000 : NaN,
+    phases: marks.map(([n, t]) => `${n} ${(t - load).toFixed(0)}`).join(' · '),
+    heap,
+    grown: peakRss - baseRss,
+    byType: Object.entries(peakByType).map(([k, v]) => `${k} +${((v - (baseByType[k] ?? 0)) / 1e6).toFixed(0)} MB`).join(', '),
+  };
+}
+
+try {
+  const opens = [];
+  for (let i = 0; i < runs; i++) {
+    if (opens.length) await opens[opens.length - 1].page.close();
+    opens.push(await openOnce());
+  }
+  const page = opens[opens.length - 1].page;
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const status = await page.getByRole('status').textContent();
+  const secs = opens.map((o) => o.secs);
+  const inPage = opens.map((o) => o.inPage);
+  const beyond = opens.map((o) => (o.grown - mb * 1e6) / (mb * 1e6));
+  const typical = opens.find((o) => o.secs === median(secs));
+  console.log(`browser: ${file}, ${mb.toFixed(0)} MB; ${cores} core(s) → up to ${cores} worker(s); ${runs} open(s) in fresh pages, medians with [min–max]`);
+  console.log(`  file chosen → columns ready: ${median(secs).toFixed(2)} s = ${(mb / median(secs)).toFixed(0)} MB/s [${range(secs)} s]`);
+  console.log(`  in the page, file → view shown: ${median(inPage).toFixed(2)} s = ${(mb / median(inPage)).toFixed(0)} MB/s [${range(inPage)} s] (the rest of the first figure is Playwright handing the file over and polling)`);
+  console.log(`  peak JS heap of the page (main thread, sampled every 100 ms): ${(median(opens.map((o) => o.heap)) / 1e6).toFixed(0)} MB`);
+  console.log(
+    `  peak resident memory of all Chromium processes (workers included, sampled every 50 ms): +${(median(opens.map((o) => o.grown)) / 1e6).toFixed(0)} MB over the page before the file;` +
+      ` beyond the file's ${mb.toFixed(0)} MB: ${median(beyond).toFixed(2)}× the file [${range(beyond)}]`,
+  );
+  console.log(`    by process at the peak (the median run): ${typical.byType}`);
+  console.log(`  phases of the median run (ms since the page got the file): ${typical.phases}`);
   console.log(`  ${status}`);
-  void chunks;
 
   // Filter keystroke → redrawn flame graph.
   const keystroke = await page.evaluate(async () => {
@@ -167,6 +192,13 @@ try {
     await page.getByRole('status').filter({ hasNotText: 'Decoding' }).waitFor({ timeout: 600_000 });
     const secs = (performance.now() - t2) / 1000;
     console.log(`  picked ${name} (deferred) → its rows decoded and shown: ${secs.toFixed(2)} s; resident memory +${((peakRss - before) / 1e6).toFixed(0)} MB at peak`);
+    await page.waitForTimeout(200);
+    const after = await page.evaluate(() => {
+      const all = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:'));
+      const from = all.findLast((m) => m.name === 'jfrscope:decode')?.startTime ?? 0;
+      return all.filter((m) => m.startTime >= from).map((m) => [m.name.slice(9), m.startTime - from]);
+    });
+    console.log(`    phases (ms since the pick reached the engine): ${after.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`);
     console.log(`  ${await page.getByRole('status').textContent()}`);
   } else {
     console.log('  no deferred type: every type was decoded at once');

@@ -288,6 +288,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
 export async function loadTypes(profile: Profile, types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
   const o = opened.get(profile);
   if (!o) throw new Error('The recording is no longer open.');
+  performance.mark('jfrscope:decode');
   const next = await o.session.load(types, onProgress);
   opened.set(next, o);
   return next;
