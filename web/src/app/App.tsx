@@ -377,12 +377,8 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
-  const gcCount = d.index.unthreaded.length;
-  const kindsPresent = useMemo(() => {
-    const s = new Set<string>();
-    d.intervals.byThread.forEach((l) => l.length && l.forEach((i) => s.add(profile.eventTypes[profile.events.type[i]].kind)));
-    return [...s].sort();
-  }, [d.intervals, profile]);
+  const gcCount = d.gc.length;
+  const kindsPresent = useMemo(() => [...new Set(d.intervals.types.map((t) => profile.eventTypes[t].kind))].sort(), [d.intervals, profile]);
   return (
     <main className="workspace">
       <section className="filters" aria-label="Filters">
@@ -566,7 +562,7 @@ function ThreadsMenu({ profile, derived, state, dispatch }: { profile: Profile; 
   const threads = useMemo(() => {
     const byName = new Map<string, number>();
     for (let t = 0; t < profile.threads.length; t++) {
-      if (derived.index.events[t].length === 0) continue;
+      if (derived.index.perThread[t] === 0) continue;
       const name = profile.strings[profile.threads.name[t]];
       byName.set(name, (byName.get(name) ?? 0) + derived.counts.count[t]);
     }

@@ -11,14 +11,28 @@ import {
   compileRegex,
   filterEvents,
   flagsOf,
-  indexByType,
   weightModeOf,
   type Filtered,
   type RegexResult,
   type WeightMode,
 } from '../profile-logic/filters';
-import { countInRange, cumulate, intervals, runningStates, selectInRanges, typeLists, weightsInRange, type Cumulative, type Intervals, type TypeLists } from '../profile-logic/density';
-import { buildLanes, indexByThread, type Lane, type ThreadCounts, type ThreadIndex } from '../profile-logic/lanes';
+import {
+  countInRange,
+  cumulate,
+  eventsOfType,
+  gcEvents,
+  indexEvents,
+  intervals,
+  runningStates,
+  selectInRanges,
+  typeLists,
+  weightsInRange,
+  type Cumulative,
+  type Intervals,
+  type ThreadIndex,
+  type TypeLists,
+} from '../profile-logic/density';
+import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import { formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
@@ -28,7 +42,7 @@ export interface Derived {
   typeIndex: number;
   weightMode: WeightMode;
   regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult };
-  /** Events of the selected type in file order (indexByType). */
+  /** Events of the selected type, thread by thread (the index's groups). */
   candidates: Int32Array;
   filtered: Filtered;
   index: ThreadIndex;
@@ -38,6 +52,8 @@ export interface Derived {
   density: { byThread: Cumulative[]; parts: Cumulative[] };
   counts: ThreadCounts;
   intervals: Intervals;
+  /** GC events (no thread, with a duration) in start order. */
+  gc: Int32Array;
   lanes: Lane[];
   /** Matching events of the type in the range. */
   selectedCount: number;
@@ -79,9 +95,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   );
   const hiddenKey = s.hiddenThreads.join('\n');
   const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
-  const byType = useMemo(() => indexByType(profile), [profile]);
-  const index = useMemo(() => indexByThread(profile), [profile]);
-  const candidates = useMemo(() => byType[typeIndex] ?? new Int32Array(0), [byType, typeIndex]);
+  const index = useMemo(() => indexEvents(profile), [profile]);
+  const candidates = useMemo(() => eventsOfType(index, typeIndex), [index, typeIndex]);
   const ofType = useMemo(() => flagsOf(profile.events.length, candidates), [profile, candidates]);
   const filtered = useMemo(
     () =>
@@ -124,6 +139,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [lists, density],
   );
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
+  const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
     () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads }),
     [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered],
@@ -140,7 +156,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
-  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states };
+  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states };
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */

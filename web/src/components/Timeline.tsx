@@ -128,10 +128,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       (m > 0 ? `; most matching around ${formatMs(vp[0] + (peak + 0.5) * w)}` : '')
     );
   }, [hist, vp]);
-  const gcEvents = useMemo(() => {
-    const e = profile.events;
-    return Array.from(derived.index.unthreaded).filter((i) => kinds[e.type[i]] === 'gc' && e.duration[i] > 0);
-  }, [profile, derived.index, kinds]);
+  const gcEvents = derived.gc;
   const selectionTimes = useMemo(
     () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : state.range),
     [drag, tOf, state.range],

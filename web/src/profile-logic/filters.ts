@@ -77,21 +77,6 @@ export interface Filtered {
   threads: Uint8Array;
 }
 
-/** Each event type's events, in file order: one pass per profile, so a filter visits only its type. */
-export function indexByType(profile: Profile): Int32Array[] {
-  const e = profile.events;
-  const n = profile.eventTypes.length;
-  const counts = new Int32Array(n);
-  for (let i = 0; i < e.length; i++) if (e.type[i] >= 0 && e.type[i] < n) counts[e.type[i]]++;
-  const out = Array.from({ length: n }, (_, t) => new Int32Array(counts[t]));
-  const fill = new Int32Array(n);
-  for (let i = 0; i < e.length; i++) {
-    const t = e.type[i];
-    if (t >= 0 && t < n) out[t][fill[t]++] = i;
-  }
-  return out;
-}
-
 /** 1 at each of `candidates` (the events of one type). */
 export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
   const out = new Uint8Array(length);
@@ -101,7 +86,7 @@ export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
 
 /**
  * The events of `spec.type` that the filters keep (before any time range). `candidates`, when
- * given, lists the events of that type (indexByType) so the loop skips every other event.
+ * given, lists the events of that type (eventsOfType) so the loop skips every other event.
  */
 export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: Int32Array, ofTypeCached?: Uint8Array): Filtered {
   const e = profile.events;

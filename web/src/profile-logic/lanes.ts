@@ -1,33 +1,10 @@
 /**
  * Timeline lanes: one per thread that has events, in an order and grouping the user picks.
- * Each thread's events are indexed by start time once per profile, so drawing a time window
- * touches only the events inside it.
+ * Each thread's events are indexed by type and start time once per profile (indexEvents), so
+ * drawing a time window touches only the events inside it.
  */
-import { sortByStart } from './density';
+import { eventsOf, type ThreadIndex } from './density';
 import type { Profile } from './profile';
-
-export interface ThreadIndex {
-  /** Per thread row: its events' indexes, sorted by start. */
-  events: Int32Array[];
-  /** Events with no thread (GC and the like), sorted by start. */
-  unthreaded: Int32Array;
-}
-
-export function indexByThread(profile: Profile): ThreadIndex {
-  const e = profile.events;
-  const n = profile.threads.length;
-  const counts = new Int32Array(n + 1);
-  for (let i = 0; i < e.length; i++) counts[e.thread[i] >= 0 ? e.thread[i] : n]++;
-  const lists: Int32Array[] = Array.from({ length: n + 1 }, (_, t) => new Int32Array(counts[t]));
-  const fill = new Int32Array(n + 1);
-  for (let i = 0; i < e.length; i++) {
-    const t = e.thread[i] >= 0 ? e.thread[i] : n;
-    lists[t][fill[t]++] = i;
-  }
-  // Each thread's events are usually already in time order: sortByStart checks before sorting.
-  for (let t = 0; t <= n; t++) lists[t] = sortByStart(profile, lists[t]);
-  return { events: lists.slice(0, n), unthreaded: lists[n] };
-}
 
 /** First position in `list` whose event starts at or after `t`. */
 export function lowerBound(profile: Profile, list: Int32Array, t: number): number {
@@ -69,10 +46,12 @@ export function threadCounts(profile: Profile, index: ThreadIndex, ofType: Uint8
   const count = new Int32Array(n);
   const matching = new Int32Array(n);
   for (let t = 0; t < n; t++) {
-    const list = index.events[t];
-    for (let k = 0; k < list.length; k++) {
-      count[t] += ofType[list[k]];
-      matching[t] += match[list[k]];
+    for (let ty = 0; ty < profile.eventTypes.length; ty++) {
+      const list = eventsOf(index, ty, t);
+      for (let k = 0; k < list.length; k++) {
+        count[t] += ofType[list[k]];
+        matching[t] += match[list[k]];
+      }
     }
   }
   return { count, matching };
@@ -93,7 +72,7 @@ export interface LaneOptions {
 export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadCounts, opts: LaneOptions): Lane[] {
   const lanes = new Map<string, Lane>();
   for (let t = 0; t < profile.threads.length; t++) {
-    if (index.events[t].length === 0) continue;
+    if (index.perThread[t] === 0) continue;
     if (opts.threads && !opts.threads[t]) continue;
     const name = profile.strings[profile.threads.name[t]];
     if (opts.hidden.has(name)) continue;

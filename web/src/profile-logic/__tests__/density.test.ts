@@ -5,7 +5,12 @@ import {
   firstAtOrAfter,
   firstReaching,
   gallopAtOrAfter,
+  eventsOf,
+  eventsOfType,
+  gcEvents,
+  indexEvents,
   intervals,
+  mergeByStart,
   intervalsIn,
   newColumns,
   runningStates,
@@ -17,7 +22,6 @@ import {
 } from '../density';
 import { filterEvents, selectInRange, weightPerStack } from '../filters';
 import { histogram, histogramOf } from '../histogram';
-import { indexByThread } from '../lanes';
 import { buildProfile, type Ev } from './build';
 
 const types = [
@@ -38,7 +42,7 @@ const evs: Ev[] = [
   { type: 1, t: 60, thread: 1, stack: 'run;a', duration: 1 },
 ];
 const p = buildProfile(types, threads, evs);
-const idx = indexByThread(p);
+const idx = indexEvents(p);
 const spec = { type: 0, thread: null, stack: /^a$/, exclude: null, state: '', hiddenThreads: new Set<string>() };
 
 describe('density', () => {
@@ -58,6 +62,20 @@ describe('density', () => {
     const list = Int32Array.from({ length: 2000 }, (_, k) => k);
     const expected = Array.from(list).sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
     expect(Array.from(sortByStart(q, Int32Array.from(list)))).toEqual(expected);
+  });
+
+  it('sorts a list with a few events out of place, and one far out of place, as a comparator sort does', () => {
+    let seed = 5;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Ascending, but every 50th event started earlier than the few before it (written when it
+    // ended), with ties; then the same with one event far ahead of all others at the front.
+    for (const front of [false, true]) {
+      const many: Ev[] = Array.from({ length: 5000 }, (_, i) => ({ type: 0, t: front && i === 0 ? 1e6 : i % 50 === 0 ? i - 1 - rnd() * 5 : 2 * Math.floor(i / 2), thread: 0, stack: null }));
+      const q = buildProfile(types, threads, many);
+      const list = Int32Array.from({ length: many.length }, (_, k) => k);
+      const expected = Array.from(list).sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+      expect(Array.from(sortByStart(q, list))).toEqual(expected);
+    }
   });
 
   it('gallops to the same position a binary search finds', () => {
@@ -125,7 +143,7 @@ describe('density', () => {
     }
     const q = buildProfile(types, threads, many);
     const f = filterEvents(q, spec);
-    const cum = typeLists(q, indexByThread(q), 0).parts.map((l) => cumulate(q, l, f.match, runningStates(q)));
+    const cum = typeLists(q, indexEvents(q), 0).parts.map((l) => cumulate(q, l, f.match, runningStates(q)));
     for (const [from, to, n] of [
       [0, 1000, 100],
       [0, 1000, 37],
@@ -143,6 +161,46 @@ describe('density', () => {
     }
   });
 
+  it('indexes events by type and thread, each group by start, against a sort of the whole', () => {
+    // Events written in an order unlike their starts: a park written when it ends, after the
+    // samples taken while it lasted; several types and threads; GC with no thread.
+    let seed = 11;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const many: Ev[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const type = i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0;
+      many.push({ type, t: type === 1 ? i - rnd() * 40 : i % 13 === 0 ? rnd() * 3000 : i, thread: type === 2 ? -1 : i % 3, stack: null, duration: type === 0 ? 0 : 1 + (i % 5) });
+    }
+    const kinds = [...types, { name: 'jdk.GarbageCollection', kind: 'gc' as const }];
+    const q = buildProfile(kinds, ['a', 'b', 'c'], many);
+    const x = indexEvents(q);
+    const byStart = (a: number, b: number) => q.events.start[a] - q.events.start[b] || a - b;
+    for (let ty = 0; ty < 3; ty++) {
+      for (let row = 0; row <= 3; row++) {
+        const want = many.flatMap((e, i) => (e.type === ty && (e.thread < 0 ? 3 : e.thread) === row ? [i] : [])).sort(byStart);
+        expect(Array.from(eventsOf(x, ty, row))).toEqual(want);
+      }
+      expect(eventsOfType(x, ty)).toHaveLength(many.filter((e) => e.type === ty).length);
+    }
+    expect(Array.from(x.perThread)).toEqual([0, 1, 2].map((t) => many.filter((e) => e.thread === t).length));
+    expect(eventsOf(x, 5, 0)).toHaveLength(0);
+    expect(eventsOfType(x, -1)).toHaveLength(0);
+    // Lock waits and GC marks come out in start order, across types.
+    const gc = Array.from(gcEvents(q, x));
+    expect(gc).toEqual(many.flatMap((e, i) => (e.type === 2 ? [i] : [])).sort(byStart));
+    const iv = intervals(q, x);
+    expect(iv.types).toEqual([1]);
+    expect(Array.from(iv.byThread[0])).toEqual(many.flatMap((e, i) => (e.type === 1 && e.thread === 0 ? [i] : [])).sort(byStart));
+  });
+
+  it('merges sorted lists into one, ties by index', () => {
+    const q = buildProfile(types, threads, [0, 5, 1, 5, 3, 9, 2].map((t) => ({ type: 0, t, thread: 0, stack: null })));
+    const start = q.events.start;
+    expect(Array.from(mergeByStart(start, [Int32Array.from([0, 1]), Int32Array.from([2, 4, 5]), Int32Array.from([6, 3])]))).toEqual([0, 2, 6, 4, 1, 3, 5]);
+    expect(Array.from(mergeByStart(start, [Int32Array.from([3]), new Int32Array(0), Int32Array.from([1])]))).toEqual([1, 3]);
+    expect(mergeByStart(start, [])).toHaveLength(0);
+  });
+
   it('finds intervals reaching into a window, including long ones that started before it', () => {
     const iv = intervals(p, idx);
     expect(Array.from(iv.byThread[1])).toEqual([3, 6, 8]);
@@ -152,5 +210,6 @@ describe('density', () => {
     expect(intervalsIn(p, iv, 1, 11, 13)).toEqual([3, 6]);
     expect(intervalsIn(p, iv, 1, 44, 59)).toEqual([]);
     expect(iv.byThread[0]).toHaveLength(0);
+    expect(iv.types).toEqual([1]);
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
-import { compileRegex, filterEvents, flagsOf, indexByType, selectInRange, weightPerStack } from '../filters';
+import { compileRegex, filterEvents, flagsOf, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
-import { buildLanes, groupKey, indexByThread, lowerBound, threadCounts } from '../lanes';
+import { eventsOf, eventsOfType, indexEvents } from '../density';
+import { buildLanes, groupKey, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
 import { buildProfile } from './build';
 
@@ -57,8 +58,9 @@ describe('filters', () => {
   });
 
   it('visits only the candidates of the type and gets the same answer', () => {
-    const byType = indexByType(p);
-    expect(Array.from(byType[0])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const idx = indexEvents(p);
+    const byType = [0, 1].map((t) => eventsOfType(idx, t));
+    expect(Array.from(byType[0]).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(Array.from(byType[1])).toEqual([7]);
     for (const over of [{}, { stack: /NativeThreadSet/ }, { exclude: /skipBytes/, thread: /worker/ }]) {
       const a = filterEvents(p, spec(over));
@@ -69,7 +71,7 @@ describe('filters', () => {
   });
 
   it('shares the type flags as the match when nothing filters', () => {
-    const byType = indexByType(p);
+    const byType = [eventsOfType(indexEvents(p), 0)];
     const flags = flagsOf(p.events.length, byType[0]);
     const f = filterEvents(p, spec(), byType[0], flags);
     expect(f.match).toBe(flags);
@@ -158,9 +160,12 @@ describe('timeline', () => {
   });
 
   it('indexes events per thread by time and builds lanes', () => {
-    const idx = indexByThread(p);
-    expect(Array.from(idx.events[1]).map((i) => p.events.start[i])).toEqual([20, 30, 50]);
-    expect(lowerBound(p, idx.events[1], 25)).toBe(1);
+    const idx = indexEvents(p);
+    const w1 = eventsOf(idx, 0, 1);
+    expect(Array.from(w1).map((i) => p.events.start[i])).toEqual([20, 30]);
+    expect(Array.from(eventsOf(idx, 1, 1))).toEqual([7]);
+    expect(Array.from(idx.perThread)).toEqual([4, 3, 1]);
+    expect(lowerBound(p, w1, 25)).toBe(1);
     const counts = threadCounts(p, idx, f.ofType, f.match);
     expect(Array.from(counts.count)).toEqual([4, 2, 1]);
     expect(Array.from(counts.matching)).toEqual([1, 1, 0]);
