@@ -258,6 +258,7 @@ export function App() {
           dispatch={dispatch}
           selectedEvent={selectedEvent}
           setSelectedEvent={setSelectedEvent}
+          requested={requested}
           onDecode={setRequested}
         />
       ) : (
@@ -310,6 +311,8 @@ interface WorkspaceProps {
   dispatch: React.Dispatch<Action>;
   selectedEvent: number | null;
   setSelectedEvent: (i: number | null) => void;
+  /** Deferred types asked for with the timeline's button (decoding, or decoded). */
+  requested: string[];
   /** Decode these deferred types. */
   onDecode: (types: string[]) => void;
 }
@@ -326,7 +329,7 @@ const KIND_NOUN: Record<string, string> = {
   alloc: 'allocation samples',
 };
 
-function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, onDecode }: WorkspaceProps) {
+function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode }: WorkspaceProps) {
   const { profile } = loaded;
   // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
   // on a huge recording a burst of typing recomputes once, for the latest text.
@@ -339,7 +342,8 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
   }, [profile]);
   const rises = useComparison(profile, deferred, d, state.view === 'compare');
   const choices = useMemo(() => eventChoices(profile), [profile]);
-  const waiting = profile.eventTypes.filter((t) => t.deferred);
+  // Deferred types not being decoded already (the picked one is, and those asked for).
+  const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name));
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
@@ -485,7 +489,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
               type="button"
               className="decode-rest"
               title={`Not decoded yet (too many rows to decode at once): ${waiting.map((t) => `${t.name} (${formatCount(t.count)})`).join(', ')}`}
-              onClick={() => onDecode(waiting.map((t) => t.name))}
+              onClick={() => onDecode([...requested, ...waiting.map((t) => t.name)])}
             >
               Decode {formatCount(waitingCount)} more events ({waiting.length === 1 ? waiting[0].name : `${waiting.length} types`})
             </button>
@@ -527,7 +531,12 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
             )}
           </nav>
           <div className="view-body">
-            {state.view === 'flame' && (
+            {type?.deferred && state.view !== 'recording' && (
+              <p className="empty">
+                Decoding {formatCount(type.count)} {noun}; the {state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.
+              </p>
+            )}
+            {!type?.deferred && state.view === 'flame' && (
               <FlameGraph
                 tree={d.tree}
                 mode={d.weightMode}
@@ -536,8 +545,8 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, o
                 onSelect={(name) => set({ selectedMethod: name })}
               />
             )}
-            {state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
-            {state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} dispatch={dispatch} />}
+            {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
+            {!type?.deferred && state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} dispatch={dispatch} />}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
           </div>
         </div>
