@@ -118,6 +118,49 @@ async function openOnce() {
   };
 }
 
+/**
+ * Filter keystrokes → flame graph redrawn (the view settled: the status line no longer busy,
+ * then two animation frames), and frame times while zooming the timeline, on the type shown.
+ */
+async function measureView(page, status) {
+  const keystroke = await page.evaluate(async () => {
+    const input = document.querySelector('input[aria-label="Stack filter"]');
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const busy = () => document.querySelector('[role="status"]')?.getAttribute('aria-busy') === 'true';
+    const out = [];
+    for (const text of ['N', 'Na', 'NativeThreadSet', 'NativeThreadSet|skip', '', 'Search', '']) {
+      const t = performance.now();
+      setter.call(input, text);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      while (busy()) await frame();
+      await frame();
+      await frame();
+      out.push(performance.now() - t);
+    }
+    return out;
+  });
+  const sorted = [...keystroke].sort((a, b) => a - b);
+  const n = /of ([\d,]+)/.exec(status ?? '')?.[1] ?? '?';
+  console.log(`  filter keystroke → flame graph redrawn, ${n} events of the type: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms (${keystroke.map((x) => x.toFixed(0)).join(', ')})`);
+  const frameTimes = await page.evaluate(async () => {
+    const head = document.querySelector('[data-testid="histogram"]');
+    const r = head.getBoundingClientRect();
+    const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const out = [];
+    for (let i = 0; i < 40; i++) {
+      const t = performance.now();
+      head.dispatchEvent(new WheelEvent('wheel', { deltaY: i < 20 ? -100 : 100, clientX: r.left + r.width * 0.6, clientY: r.top + 20, bubbles: true, cancelable: true }));
+      await frames();
+      out.push(performance.now() - t);
+    }
+    return out;
+  });
+  const fs = [...frameTimes].sort((a, b) => a - b);
+  console.log(`  zoom/pan frame: median ${fs[20].toFixed(1)} ms, p90 ${fs[36].toFixed(1)} ms (two animation frames per step, so 33 ms = 60 fps)`);
+}
+
 try {
   const opens = [];
   for (let i = 0; i < runs; i++) {
@@ -143,40 +186,7 @@ try {
   console.log(`  phases of the median run (ms since the page got the file): ${typical.phases}`);
   console.log(`  ${status}`);
 
-  // Filter keystroke → redrawn flame graph.
-  const keystroke = await page.evaluate(async () => {
-    const input = document.querySelector('input[aria-label="Stack filter"]');
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const out = [];
-    for (const text of ['N', 'Na', 'NativeThreadSet', 'NativeThreadSet|skip', '', 'Search', '']) {
-      const t = performance.now();
-      setter.call(input, text);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      await frames();
-      out.push(performance.now() - t);
-    }
-    return out;
-  });
-  const sorted = [...keystroke].sort((a, b) => a - b);
-  console.log(`  filter keystroke → flame graph redrawn: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms (${keystroke.map((x) => x.toFixed(0)).join(', ')})`);
-
-  // Zoom and pan: frame time.
-  const frameTimes = await page.evaluate(async () => {
-    const head = document.querySelector('[data-testid="histogram"]');
-    const r = head.getBoundingClientRect();
-    const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-    const out = [];
-    for (let i = 0; i < 40; i++) {
-      const t = performance.now();
-      head.dispatchEvent(new WheelEvent('wheel', { deltaY: i < 20 ? -100 : 100, clientX: r.left + r.width * 0.6, clientY: r.top + 20, bubbles: true, cancelable: true }));
-      await frames();
-      out.push(performance.now() - t);
-    }
-    return out;
-  });
-  const fs = [...frameTimes].sort((a, b) => a - b);
-  console.log(`  zoom/pan frame: median ${fs[20].toFixed(1)} ms, p90 ${fs[36].toFixed(1)} ms (two animation frames per step, so 33 ms = 60 fps)`);
+  await measureView(page, status);
 
   // The largest deferred type, decoded when picked.
   const deferred = await page.evaluate(() =>
@@ -199,7 +209,9 @@ try {
       return all.filter((m) => m.startTime >= from).map((m) => [m.name.slice(9), m.startTime - from]);
     });
     console.log(`    phases (ms since the pick reached the engine): ${after.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`);
-    console.log(`  ${await page.getByRole('status').textContent()}`);
+    const picked = await page.getByRole('status').textContent();
+    console.log(`  ${picked}`);
+    await measureView(page, picked);
   } else {
     console.log('  no deferred type: every type was decoded at once');
   }
