@@ -75,6 +75,14 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   const firstRows = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 8).map((r) => r.textContent ?? ''));
   expect(firstRows.some((r) => r.includes('skipBytes'))).toBe(true);
   await shot(page, 'story-6-compare');
+  // Ranked by self share: the frames on top that rose lead (skip's body, not its callers).
+  await rose.getByRole('button', { name: 'Self change' }).click();
+  await expect(rose.getByRole('columnheader', { name: /Self change/ })).toHaveAttribute('aria-sort', 'descending');
+  await settled(page);
+  const bySelf = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 4).map((r) => r.textContent ?? ''));
+  expect(bySelf.some((r) => /skip/i.test(r))).toBe(true);
+  expect(bySelf.some((r) => r.includes('SearchService.serve'))).toBe(false);
+  await shot(page, 'story-7-compare-self');
   expect(errors).toEqual([]);
 });
 

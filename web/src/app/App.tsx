@@ -341,6 +341,11 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
     requestAnimationFrame(() => performance.mark('jfrscope:shown'));
   }, [profile]);
   const rises = useComparison(profile, deferred, d, state.view === 'compare');
+  // Another view opens at its top, not where the last one was scrolled to.
+  const viewBody = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    viewBody.current?.scrollTo(0, 0);
+  }, [state.view]);
   const choices = useMemo(() => eventChoices(profile), [profile]);
   // Deferred types not being decoded already (the picked one is, and those asked for).
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name));
@@ -530,7 +535,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
               </div>
             )}
           </nav>
-          <div className="view-body">
+          <div className="view-body" ref={viewBody}>
             {type?.deferred && state.view !== 'recording' && (
               <p className="empty">
                 Decoding {formatCount(type.count)} {noun}; the {state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.

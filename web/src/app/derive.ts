@@ -173,6 +173,6 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
         base[k] = v > 1e-9 * base[k] ? v : 0; // no float residue where the selection held it all
       }
     }
-    return compareMethods(profile, d.weights, base);
-  }, [profile, s.range, s.baseline, d.density, d.weights, d.weightMode, enabled]);
+    return compareMethods(profile, d.weights, base, s.methodSort);
+  }, [profile, s.range, s.baseline, s.methodSort, d.density, d.weights, d.weightMode, enabled]);
 }

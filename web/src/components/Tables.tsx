@@ -103,10 +103,10 @@ export function MethodsTable({ profile, derived, state, dispatch }: Props) {
   );
 }
 
-function SortHeader({ label, active, onClick }: { label: string; active: boolean; onClick: () => void }) {
+function SortHeader({ label, active, onClick, title }: { label: string; active: boolean; onClick: () => void; title?: string }) {
   return (
     <th className="num" aria-sort={active ? 'descending' : 'none'}>
-      <button type="button" className="link sort" onClick={onClick} title={`Sort by ${label.toLowerCase()} weight`}>
+      <button type="button" className="link sort" onClick={onClick} title={title ?? `Sort by ${label.toLowerCase()} weight`}>
         {label}
         {active ? ' ▾' : ''}
       </button>
@@ -123,21 +123,35 @@ export function CompareTable({ profile, rises, state, dispatch }: { profile: Pro
       </p>
     );
   }
-  const maxDelta = rises.reduce((m, r) => Math.max(m, Math.abs(r.delta)), 0) || 1;
+  const bySelf = state.methodSort === 'self';
+  const delta = (r: Rise) => (bySelf ? r.selfDelta : r.delta);
+  const maxDelta = rises.reduce((m, r) => Math.max(m, Math.abs(delta(r))), 0) || 1;
+  const sortBy = (methodSort: 'self' | 'total') => dispatch({ type: 'set', patch: { methodSort } });
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const change = (x: number) => (
+    <td className={`num ${x > 0 ? 'up' : x < 0 ? 'down' : ''}`}>
+      {x > 0 ? '+' : ''}
+      {(x * 100).toFixed(1)} pt
+    </td>
+  );
   return (
     <div>
       <p className="hint">
         Share of {state.range ? 'the selection' : 'the whole recording'} against{' '}
         {state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it'}
-        , among the events the filters keep: methods whose share rose most first.
+        , among the events the filters keep: methods whose {bySelf ? 'self' : 'total'} share rose most first. Total counts the method and what it
+        calls; self, the method itself (the frame on top).
       </p>
       <table className="grid" aria-label="Methods that rose">
         <thead>
           <tr>
             <th>Method</th>
-            <th className="num">Selection</th>
-            <th className="num">Baseline</th>
-            <th className="num">Change</th>
+            <th className="num">Total: selection</th>
+            <th className="num">baseline</th>
+            <SortHeader label="Total change" active={!bySelf} onClick={() => sortBy('total')} title="Rank by the change of total share" />
+            <th className="num">Self: selection</th>
+            <th className="num">baseline</th>
+            <SortHeader label="Self change" active={bySelf} onClick={() => sortBy('self')} title="Rank by the change of self share" />
             <th className="delta-col" aria-hidden="true" />
           </tr>
         </thead>
@@ -154,14 +168,14 @@ export function CompareTable({ profile, rises, state, dispatch }: { profile: Pro
                   {profile.strings[r.name]}
                 </button>
               </td>
-              <td className="num">{(r.share * 100).toFixed(1)}%</td>
-              <td className="num">{(r.baseShare * 100).toFixed(1)}%</td>
-              <td className={`num ${r.delta > 0 ? 'up' : 'down'}`}>
-                {r.delta > 0 ? '+' : ''}
-                {(r.delta * 100).toFixed(1)} pt
-              </td>
+              <td className="num">{pct(r.share)}</td>
+              <td className="num">{pct(r.baseShare)}</td>
+              {change(r.delta)}
+              <td className="num">{pct(r.selfShare)}</td>
+              <td className="num">{pct(r.baseSelfShare)}</td>
+              {change(r.selfDelta)}
               <td className="delta-col" aria-hidden="true">
-                <span className={r.delta > 0 ? 'up' : 'down'} style={{ width: `${(50 * Math.abs(r.delta)) / maxDelta}%`, [r.delta > 0 ? 'left' : 'right']: '50%' }} />
+                <span className={delta(r) > 0 ? 'up' : 'down'} style={{ width: `${(50 * Math.abs(delta(r))) / maxDelta}%`, [delta(r) > 0 ? 'left' : 'right']: '50%' }} />
               </td>
             </tr>
           ))}

@@ -86,30 +86,46 @@ export function sandwich(profile: Profile, weights: Float64Array, name: number):
 
 export interface Rise {
   name: number;
-  /** Share of the selection's total weight, 0..1. */
+  /** Share of the selection's total weight under the method (total), 0..1. */
   share: number;
   /** Share of the baseline's total weight, 0..1. */
   baseShare: number;
   /** share − baseShare. */
   delta: number;
+  /** The same for the weight in the method itself (self). */
+  selfShare: number;
+  baseSelfShare: number;
+  selfDelta: number;
 }
 
-/** How each method's share of total weight changed from `base` to `sel`, largest rise first. */
-export function compareMethods(profile: Profile, sel: Float64Array, base: Float64Array): Rise[] {
-  const sum = (w: Float64Array) => w.reduce((a, b) => a + b, 0) || 1;
-  const a = topMethods(profile, sel);
-  const b = topMethods(profile, base);
+/**
+ * How each method's share of the weight changed from `base` to `sel`, total and self; largest
+ * rise first by `rank` (total: the method and what it calls; self: the method itself).
+ */
+export function compareMethods(profile: Profile, sel: Float64Array, base: Float64Array, rank: 'total' | 'self' = 'total'): Rise[] {
+  const sum = (w: Float64Array) => w.reduce((x, y) => x + y, 0) || 1;
   const totalA = sum(sel);
   const totalB = sum(base);
-  const baseShare = new Map(b.map((r) => [r.name, r.total / totalB]));
-  const rows: Rise[] = a.map((r) => {
-    const share = r.total / totalA;
-    const bs = baseShare.get(r.name) ?? 0;
-    return { name: r.name, share, baseShare: bs, delta: share - bs };
-  });
-  const inSel = new Set(a.map((r) => r.name));
-  for (const r of b) {
-    if (!inSel.has(r.name)) rows.push({ name: r.name, share: 0, baseShare: r.total / totalB, delta: -r.total / totalB });
+  const rows = new Map<number, Rise>();
+  const row = (name: number) => {
+    let r = rows.get(name);
+    if (!r) rows.set(name, (r = { name, share: 0, baseShare: 0, delta: 0, selfShare: 0, baseSelfShare: 0, selfDelta: 0 }));
+    return r;
+  };
+  for (const m of topMethods(profile, sel)) {
+    const r = row(m.name);
+    r.share = m.total / totalA;
+    r.selfShare = m.self / totalA;
   }
-  return rows.sort((x, y) => y.delta - x.delta);
+  for (const m of topMethods(profile, base)) {
+    const r = row(m.name);
+    r.baseShare = m.total / totalB;
+    r.baseSelfShare = m.self / totalB;
+  }
+  const out = [...rows.values()];
+  for (const r of out) {
+    r.delta = r.share - r.baseShare;
+    r.selfDelta = r.selfShare - r.baseSelfShare;
+  }
+  return rank === 'self' ? out.sort((x, y) => y.selfDelta - x.selfDelta || y.delta - x.delta) : out.sort((x, y) => y.delta - x.delta || y.selfDelta - x.selfDelta);
 }

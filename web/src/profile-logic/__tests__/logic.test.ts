@@ -146,6 +146,19 @@ describe('methods', () => {
     const rises = compareMethods(p, spike, calm);
     expect(p.strings[rises[0].name]).toMatch(/parse|skipBytes/);
     expect(rises.find((r) => r.name === name('NativeThreadSet.add'))!.delta).toBeLessThan(0);
+    // spike: 2 of its 3 samples end in skipBytes (the third has no stack); calm: 1 of 4. serve is
+    // under 2 of 3 and 3 of 4, never a leaf.
+    const skip = rises.find((r) => r.name === name('skipBytes'))!;
+    expect(skip.selfShare).toBeCloseTo(2 / 3);
+    expect(skip.baseSelfShare).toBeCloseTo(1 / 4);
+    expect(skip.selfDelta).toBeCloseTo(2 / 3 - 1 / 4);
+    const serve = rises.find((r) => r.name === name('serve'))!;
+    expect(serve.share).toBeCloseTo(2 / 3);
+    expect(serve.baseShare).toBeCloseTo(3 / 4);
+    expect(serve.selfDelta).toBe(0);
+    const bySelf = compareMethods(p, spike, calm, 'self');
+    expect(p.strings[bySelf[0].name]).toBe('skipBytes');
+    expect(bySelf.map((r) => r.selfDelta)).toEqual([...bySelf.map((r) => r.selfDelta)].sort((x, y) => y - x));
   });
 });
 
