@@ -46,6 +46,35 @@ test('types beyond the row budget are decoded when picked, and their events open
   expect(errors).toEqual([]);
 });
 
+test('a type past the page\'s row limit stays in the file with a message; the rest still decodes', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // 2,000 rows at most: the 936 CPU samples fit, the 8,441 wall-clock samples never do.
+  await page.addInitScript(() => {
+    localStorage.setItem('jfrscope:rowBudget', '200');
+    localStorage.setItem('jfrscope:rowLimit', '2000');
+  });
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/example.jfr'));
+  await expect(page.getByRole('status')).toContainText('of 936 CPU samples selected');
+  await page.getByLabel('Event').selectOption('profiler.WallClockSample');
+  await expect(page.getByRole('alert')).toContainText('profiler.WallClockSample has 8,441 events');
+  await expect(page.getByRole('alert')).toContainText('jfrscope collapse FILE --event profiler.WallClockSample');
+  await expect(page.getByRole('status')).toContainText('8,441 wall-clock samples, not decoded');
+  await expect(page.locator('.view-body')).toContainText('past the 2,000 rows');
+  await shot(page, 'lazy-3-row-limit');
+  // The Decode button no longer offers it; another type decodes and shows as usual.
+  const rest = page.getByRole('button', { name: /^Decode .* more events/ });
+  await expect(rest).toContainText('(2 types)'); // locks and allocations, not the wall clock
+  await expect(rest).toHaveAttribute('title', /jdk\.JavaMonitorEnter/);
+  await expect(rest).not.toHaveAttribute('title', /WallClockSample/);
+  await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');
+  await expect(page.getByRole('status')).toContainText('of 574 lock waits selected');
+  await expect(page.getByTestId('flamegraph').getByText('sun.nio.ch.NativeThreadSet.add').first()).toBeVisible();
+  await shot(page, 'lazy-4-after-limit');
+  expect(errors).toEqual([]);
+});
+
 test('opening another recording, even mid-load, stops the previous one’s workers; a bad file keeps the open one working', async ({ page }) => {
   await page.goto('./');
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);

@@ -30,6 +30,8 @@ interface Loaded {
   name: string;
   fingerprint: string;
   url?: string;
+  /** Deferred types that could not be decoded (past the page's row limit), and why. */
+  failed?: Record<string, string>;
 }
 
 const KIND_LABEL: Record<string, string> = {
@@ -160,7 +162,7 @@ export function App() {
   // or when the timeline's "Decode" asks for them.
   useEffect(() => {
     const l = loaded;
-    const todo = l?.profile.eventTypes.filter((x) => x.deferred && (x.name === state.eventType || requested.includes(x.name))) ?? [];
+    const todo = l?.profile.eventTypes.filter((x) => x.deferred && !l.failed?.[x.name] && (x.name === state.eventType || requested.includes(x.name))) ?? [];
     if (!l || todo.length === 0) return;
     let live = true;
     const n = todo.reduce((a, t) => a + t.count, 0);
@@ -175,7 +177,10 @@ export function App() {
       (e: unknown) => {
         if (!live || e instanceof CancelledError) return;
         setProgress(null);
-        setError(`Could not decode ${todo.map((t) => t.name).join(', ')}: ${e instanceof Error ? e.message : String(e)}`);
+        const why = e instanceof Error ? e.message : String(e);
+        setError(`Could not decode ${todo.map((t) => t.name).join(', ')}: ${why}`);
+        // Not tried again while this recording is open; the view says why instead of waiting.
+        setLoaded((cur) => (cur === l ? { ...l, failed: { ...l.failed, ...Object.fromEntries(todo.map((t) => [t.name, why])) } } : cur));
       },
     );
     return () => {
@@ -348,14 +353,17 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
   }, [state.view]);
   const choices = useMemo(() => eventChoices(profile), [profile]);
   // Deferred types not being decoded already (the picked one is, and those asked for).
-  const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name));
+  const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const type = profile.eventTypes[d.typeIndex];
   const selected = d.selectedCount;
   const noun = type ? (KIND_NOUN[type.kind] ?? `${type.label} events`) : '';
+  const notDecoded = type?.deferred ? loaded.failed?.[type.name] : undefined;
   const status = type?.deferred
-    ? `Decoding ${formatCount(type.count)} ${noun}…`
+    ? notDecoded
+      ? `${formatCount(type.count)} ${noun}, not decoded: more than this page can hold`
+      : `Decoding ${formatCount(type.count)} ${noun}…`
     : type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
@@ -538,7 +546,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
           <div className="view-body" ref={viewBody}>
             {type?.deferred && state.view !== 'recording' && (
               <p className="empty">
-                Decoding {formatCount(type.count)} {noun}; the {state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.
+                {notDecoded ?? `Decoding ${formatCount(type.count)} ${noun}; the ${state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.`}
               </p>
             )}
             {!type?.deferred && state.view === 'flame' && (

@@ -212,13 +212,15 @@ class WorkerGroup implements GroupDecoder {
 }
 
 /**
- * Rows the first round may decode when `localStorage['jfrscope:rowBudget']` says so (lower on a
- * machine short of memory, higher to decode more at once); the session's default otherwise.
+ * A row count from `localStorage['jfrscope:' + key]`, or undefined (the session's default):
+ * rowBudget, the rows the first round may decode (lower on a machine short of memory, higher to
+ * decode more at once); rowLimit, the rows the page holds at most.
  */
-function budgetSetting(): number | undefined {
+function rowSetting(key: 'rowBudget' | 'rowLimit'): number | undefined {
   try {
-    const v = Number(localStorage.getItem('jfrscope:rowBudget'));
-    return Number.isFinite(v) && v >= 0 && localStorage.getItem('jfrscope:rowBudget') !== null ? v : undefined;
+    const text = localStorage.getItem(`jfrscope:${key}`);
+    const v = Number(text);
+    return text !== null && Number.isFinite(v) && v >= 0 ? v : undefined;
   } catch {
     return undefined;
   }
@@ -268,7 +270,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
       worker.postMessage(req, slice instanceof ArrayBuffer ? [slice] : []);
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
-    const session = new Session(groups, originMs, size, budgetSetting());
+    const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
     const profile = await session.open(want, onProgress);
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
       throw new Error(`This file could not be read as a JFR recording: ${profile.info.errors[0].message}`);

@@ -27,6 +27,28 @@ export interface GroupDecoder {
   rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (piece: PartColumns, last: boolean) => void): Promise<void>;
 }
 
+/**
+ * Rows a page holds at most, of all rounds together: 58 B each, 2.3 GB of columns, and up to
+ * twice that for the moment a round merges into a new set. A type that would pass it stays in
+ * the file, with a message pointing to the command-line tool, instead of crashing the tab.
+ */
+export const MAX_ROWS = 40_000_000;
+
+/** A deferred type that would take the page past its row limit. */
+export class RowLimitError extends Error {
+  constructor(types: { name: string; count: number }[], have: number, limit: number) {
+    const more = types.reduce((a, t) => a + t.count, 0);
+    const gb = (rows: number) => (rows * 58 >= 1e9 ? `${((rows * 58) / 1e9).toFixed(1)} GB` : `${Math.ceil((rows * 58) / 1e6)} MB`);
+    const names = types.map((t) => t.name).join(', ');
+    super(
+      `${names} ${types.length === 1 ? 'has' : 'have'} ${more.toLocaleString('en-US')} events: with the ${have.toLocaleString('en-US')} rows already decoded ` +
+        `that makes about ${gb(have + more)} of columns, past the ${limit.toLocaleString('en-US')} rows (${gb(limit)}) this page holds at most. ` +
+        `Use the jfrscope command-line tool for them: \`jfrscope collapse FILE --event ${types[0].name}\`.`,
+    );
+    this.name = 'RowLimitError';
+  }
+}
+
 /** Rows the first round may decode: 58 B each, so at most about 45% of the file's size. */
 export function rowBudget(fileSize: number): number {
   return Math.max(2_000_000, Math.floor(fileSize / 128));
@@ -34,19 +56,23 @@ export function rowBudget(fileSize: number): number {
 
 /**
  * The first round's types: the smallest first while the budget lasts (many small types beat one
- * big one: every lane, lock and GC shows), then whatever `want` names, whatever its size.
+ * big one: every lane, lock and GC shows), then whatever `want` names, whatever its size, as long
+ * as the row limit allows (past it, the type stays deferred and its pick says why).
  */
-export function firstRound(d: Description, budget: number, want: string[]): string[] {
+export function firstRound(d: Description, budget: number, want: string[], limit = MAX_ROWS): string[] {
   const out = new Set<string>();
   let used = 0;
   for (const t of d.types.filter(decodable).sort((a, b) => a.count - b.count)) {
-    if (used + t.count > budget) break;
+    if (used + t.count > Math.min(budget, limit)) break;
     used += t.count;
     out.add(t.name);
   }
   for (const name of want) {
     const t = d.types.find((x) => x.name === name);
-    if (t && decodable(t)) out.add(name);
+    if (t && decodable(t) && !out.has(name) && used + t.count <= limit) {
+      used += t.count;
+      out.add(name);
+    }
   }
   return [...out];
 }
@@ -68,6 +94,7 @@ export class Session {
     readonly originMs: number,
     readonly fileSize: number,
     readonly budget = rowBudget(fileSize),
+    readonly limit = MAX_ROWS,
   ) {}
 
   /** Count, then decode the first round. Progress runs over both passes. */
@@ -81,7 +108,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
-    const first = firstRound(this.description, this.budget, want);
+    const first = firstRound(this.description, this.budget, want, this.limit);
     return this.round(first, (n) => onProgress(this.fileSize + n, total));
   }
 
@@ -90,10 +117,16 @@ export class Session {
     return (this.description?.types ?? []).filter((t) => decodable(t) && !this.loaded.has(t.name)).map((t) => t.name);
   }
 
-  /** Decode `types` (those not loaded yet) and return the profile with their rows added. */
+  /**
+   * Decode `types` (those not loaded yet) and return the profile with their rows added; a
+   * RowLimitError, and nothing decoded, when they would take the page past its row limit.
+   */
   load(types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
     const next = this.busy.then(() => {
       const todo = types.filter((t) => this.deferred().includes(t));
+      const have = this.columns?.eventType.length ?? 0;
+      const rows = (this.description?.types ?? []).filter((t) => todo.includes(t.name));
+      if (have + rows.reduce((a, t) => a + t.count, 0) > this.limit) throw new RowLimitError(rows, have, this.limit);
       return this.round(todo, (n) => onProgress(n, this.fileSize));
     });
     this.busy = next.catch(() => {});

@@ -124,6 +124,28 @@ describe('a lazy load of a damaged recording', () => {
   }
 });
 
+describe('the row limit', () => {
+  it('keeps a type past it in the file, says why, and goes on decoding what fits', async () => {
+    const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/example.jfr')));
+    // Budget 0, limit 2000 rows: the wall-clock samples (8,441) never fit, the locks (574) do.
+    const session = sessionInNode(bytes, 2, 0, 1000, 2000);
+    const opened = await session.open(['profiler.WallClockSample'], () => {});
+    const wall = opened.eventTypes.find((t) => t.name === 'profiler.WallClockSample')!;
+    expect(wall.count).toBe(8441);
+    expect(wall.deferred).toBe(true);
+    expect(opened.events.length).toBe(0);
+    await expect(session.load(['profiler.WallClockSample'], () => {})).rejects.toThrow(
+      /profiler\.WallClockSample has 8,441 events: .* past the 2,000 rows .*`jfrscope collapse FILE --event profiler\.WallClockSample/,
+    );
+    const locks = await session.load(['jdk.JavaMonitorEnter'], () => {});
+    expect(locks.events.length).toBe(574);
+    expect(locks.eventTypes.find((t) => t.name === 'jdk.JavaMonitorEnter')!.deferred).toBe(false);
+    // 574 + 936 = 1,510 rows fit; 574 + 936 + 2,025 allocation samples would not.
+    expect((await session.load(['jdk.ExecutionSample'], () => {})).events.length).toBe(1510);
+    await expect(session.load(['jdk.ObjectAllocationInNewTLAB'], () => {})).rejects.toThrow(/with the 1,510 rows already decoded/);
+  });
+});
+
 describe('Arrow tables', () => {
   it('carry the columns, with strings dictionary-encoded and "none" as null', () => {
     const p = decodeInNode(new Uint8Array(readFileSync(join(root, 'fixtures/example.jfr'))));
