@@ -4,7 +4,7 @@
 // (workers included); then, once, the time from a filter
 // keystroke to the redrawn flame graph, frame times while zooming and panning the timeline, and
 // the time to decode a deferred type (the largest) when it is picked.
-//   npm run build && node bench/browser.mjs [FILE]        (RUNS=n for another number of opens)
+//   npm run build && node bench/browser.mjs [FILE]   (RUNS=n opens; TYPES=a,b to measure those types' views too)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -187,6 +187,15 @@ try {
   console.log(`  ${status}`);
 
   await measureView(page, status);
+  // TYPES=a,b: the same measures on other (decoded) types, e.g. TYPES=jdk.ThreadPark.
+  for (const name of (process.env.TYPES ?? '').split(',').filter(Boolean)) {
+    await page.getByLabel('Event').selectOption(name);
+    await page.getByRole('status').filter({ hasNotText: 'Decoding' }).filter({ hasText: 'selected' }).waitFor({ timeout: 600_000 });
+    const s = await page.getByRole('status').textContent();
+    console.log(`  ${s}`);
+    await measureView(page, s);
+  }
+  await page.getByLabel('Event').selectOption({ index: 0 });
 
   // The largest deferred type, decoded when picked.
   const deferred = await page.evaluate(() =>
