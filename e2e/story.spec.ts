@@ -49,6 +49,25 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   expect(lockSpikes.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.6 * hl.matching.reduce((a, b) => a + b, 0));
   await shot(page, 'story-3-lock-waits');
 
+  // Which lock: the monitors table, without the stack filter, puts NativeThreadSet first, waited
+  // on by all eight workers; choosing it filters to it.
+  await page.getByLabel('Stack filter').fill('');
+  await page.getByRole('tab', { name: 'Monitors' }).click();
+  const monitors = page.getByRole('table', { name: 'Subjects' });
+  await settled(page);
+  const top = monitors.locator('tbody tr').first();
+  await expect(top.locator('td').first()).toHaveText('sun.nio.ch.NativeThreadSet');
+  await expect(top.locator('td').nth(2)).toHaveText('8');
+  const waits = Number((await top.locator('td').nth(1).textContent())!.replace(/,/g, ''));
+  expect(waits).toBeGreaterThan(0.9 * (await selectedCounts(page))[0]);
+  await top.getByRole('button').click();
+  await expect(page.getByLabel('Monitor filter')).toHaveValue('^sun\\.nio\\.ch\\.NativeThreadSet$');
+  await expect.poll(async () => (await selectedCounts(page))[0]).toBe(waits);
+  await shot(page, 'story-3b-monitors');
+  await page.getByLabel('Monitor filter').fill('');
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  await page.getByLabel('Stack filter').fill('NativeThreadSet');
+
   // Select the spike holding the most matches; the flame graph shows the NativeThreadSet frames.
   await page.getByLabel('Event').selectOption('jdk.ExecutionSample');
   const massIn = ([x, y]: [number, number]) =>

@@ -15,7 +15,7 @@ import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
-import { CompareTable, MethodsTable } from '../components/Tables';
+import { CompareTable, MethodsTable, SubjectsTable } from '../components/Tables';
 import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, KIND_COLOR, KIND_LIGHT, THEME } from '../components/colors';
 import type { WeightMode } from '../profile-logic/filters';
@@ -322,6 +322,16 @@ interface WorkspaceProps {
   onDecode: (types: string[]) => void;
 }
 
+/** What an event type's subject is, as its filter, table tab and column name it. */
+const SUBJECT: Record<string, { label: string; what: string; tab: string; column: string }> = {
+  lock: { label: 'Monitor', what: 'monitor class', tab: 'Monitors', column: 'Monitor class' },
+  park: { label: 'Parked on', what: 'the class parked on', tab: 'Parked on', column: 'Parked on (class)' },
+  io: { label: 'File or host', what: 'path or host:port', tab: 'Files & hosts', column: 'File or host' },
+  alloc: { label: 'Allocated class', what: 'allocated class', tab: 'Classes', column: 'Allocated class' },
+  gc: { label: 'Collector', what: 'GC name', tab: 'Collectors', column: 'Collector' },
+  other: { label: 'Subject', what: 'subject', tab: 'Subjects', column: 'Subject' },
+};
+
 /** How the status line names the selected type's events. */
 const KIND_NOUN: Record<string, string> = {
   cpu: 'CPU samples',
@@ -369,9 +379,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
       ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
       (deferred.range ? ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s` : '')
     : 'This recording has no events with stacks.';
-  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter', bad: string | null, placeholder: string) => (
+  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string, shown = label) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
-      <span>{label}</span>
+      <span>{shown}</span>
       <input
         type="search"
         aria-label={label}
@@ -384,13 +394,15 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
       />
     </label>
   );
-  const regexError = (k: 'thread' | 'stack' | 'exclude') => {
+  const regexError = (k: 'thread' | 'stack' | 'exclude' | 'subject') => {
     const r = d.regex[k];
     return r.ok ? null : r.error;
   };
+  const subject = SUBJECT[type?.kind ?? ''] ?? SUBJECT.other;
   const views: [ActiveView, string][] = [
     ['flame', 'Flame graph'],
     ['methods', 'Top methods'],
+    ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
@@ -415,6 +427,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
         {input('Thread filter', 'threadFilter', regexError('thread'), 'regex on thread name')}
         {input('Stack filter', 'stackFilter', regexError('stack'), 'regex: keep stacks with a frame…')}
         {input('Exclude stacks', 'excludeFilter', regexError('exclude'), 'regex: drop stacks with a frame…')}
+        {(d.hasSubjects || state.subjectFilter !== '') && input(`${subject.label} filter`, 'subjectFilter', regexError('subject'), `regex on ${subject.what}`)}
         {d.states.length > 0 && (
           <label className="field">
             <span>Thread state</span>
@@ -440,7 +453,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
           <input type="checkbox" checked={state.groupThreads} onChange={(e) => set({ groupThreads: e.currentTarget.checked })} />
           Group by name
         </label>
-        {(['thread', 'stack', 'exclude'] as const).map((k) => {
+        {(['thread', 'stack', 'exclude', 'subject'] as const).map((k) => {
           const err = regexError(k);
           return err === null ? null : (
             <span key={k} className="regex-error">
@@ -559,6 +572,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
               />
             )}
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
+            {!type?.deferred && state.view === 'subjects' && (
+              <SubjectsTable profile={profile} derived={d} state={deferred} dispatch={dispatch} heading={subject.column} />
+            )}
             {!type?.deferred && state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} dispatch={dispatch} />}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
           </div>

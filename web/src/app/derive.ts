@@ -41,7 +41,7 @@ import type { ViewState } from './state';
 export interface Derived {
   typeIndex: number;
   weightMode: WeightMode;
-  regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult };
+  regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult; subject: RegexResult };
   /** Events of the selected type, thread by thread (the index's groups). */
   candidates: Int32Array;
   filtered: Filtered;
@@ -65,6 +65,8 @@ export interface Derived {
   tree: CallNode;
   methods: MethodRow[];
   states: string[];
+  /** The type's events name a subject (monitor, file, host, class): its filter and table apply. */
+  hasSubjects: boolean;
 }
 
 /** Stack-bearing types the Event selector offers, most useful first. */
@@ -90,8 +92,13 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   }, [profile, s.eventType]);
   const weightMode = useMemo(() => weightModeOf(profile, typeIndex), [profile, typeIndex]);
   const regex = useMemo(
-    () => ({ thread: compileRegex(s.threadFilter), stack: compileRegex(s.stackFilter), exclude: compileRegex(s.excludeFilter) }),
-    [s.threadFilter, s.stackFilter, s.excludeFilter],
+    () => ({
+      thread: compileRegex(s.threadFilter),
+      stack: compileRegex(s.stackFilter),
+      exclude: compileRegex(s.excludeFilter),
+      subject: compileRegex(s.subjectFilter),
+    }),
+    [s.threadFilter, s.stackFilter, s.excludeFilter, s.subjectFilter],
   );
   const hiddenKey = s.hiddenThreads.join('\n');
   const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
@@ -109,6 +116,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
           exclude: regex.exclude.ok ? regex.exclude.re : null,
           state: s.threadState,
           hiddenThreads: hidden,
+          subject: regex.subject.ok ? regex.subject.re : null,
         },
         candidates,
         ofType,
@@ -122,6 +130,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     for (let k = 0; k < candidates.length; k++) if (state[candidates[k]] >= 0) set.add(state[candidates[k]]);
     return [...set].map((x) => profile.strings[x]).sort();
   }, [profile, candidates]);
+  const hasSubjects = useMemo(() => candidates.some((i) => profile.events.subject[i] >= 0), [profile, candidates]);
   // Running-state counts only where the type has states to tell apart.
   const running = useMemo(() => (states.length > 0 ? runningStates(profile) : null), [profile, states]);
   const density = useMemo(
@@ -156,7 +165,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
-  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states };
+  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects };
 }
 
 /** Methods whose share rose most in the selection against the baseline (or the rest). */

@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'compare' | 'recording';
+export type ActiveView = 'flame' | 'methods' | 'subjects' | 'compare' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -11,6 +11,8 @@ export interface ViewState {
   threadFilter: string;
   stackFilter: string;
   excludeFilter: string;
+  /** Regex on the event's subject: monitor class, file path or host, allocated or parked-on class. */
+  subjectFilter: string;
   /** Thread state to keep ('' = all). */
   threadState: string;
   /** Selected time range, ms since the recording's start. */
@@ -35,6 +37,7 @@ export const initialState: ViewState = {
   threadFilter: '',
   stackFilter: '',
   excludeFilter: '',
+  subjectFilter: '',
   threadState: '',
   range: null,
   viewport: null,

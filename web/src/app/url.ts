@@ -17,7 +17,7 @@ export interface UrlExtras {
   fingerprint?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'compare', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -43,6 +43,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('thread', state.threadFilter);
   put('stack', state.stackFilter);
   put('exclude', state.excludeFilter);
+  put('subject', state.subjectFilter);
   put('state', state.threadState);
   put('range', rangeToText(state.range));
   put('zoom', rangeToText(state.viewport));
@@ -91,6 +92,7 @@ export function stateFromUrl(search: string): Parsed {
   s.threadFilter = str('thread');
   s.stackFilter = str('stack');
   s.excludeFilter = str('exclude');
+  s.subjectFilter = str('subject');
   s.threadState = str('state');
   s.search = str('search');
   for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline']] as const) {

@@ -1,11 +1,15 @@
-/** Top methods (self and total), the sandwich of one method, and what rose in the selection. */
-import type { Dispatch } from 'react';
+/**
+ * Top methods (self and total), the sandwich of one method, what the selection waits on or
+ * touches (subjects), and what rose in the selection.
+ */
+import { useMemo, type Dispatch } from 'react';
 import type { Action, ViewState } from '../app/state';
 import type { Derived } from '../app/derive';
 import { formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
 import type { Rise } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
+import { subjectsInRange } from '../profile-logic/subjects';
 
 interface Props {
   profile: Profile;
@@ -100,6 +104,64 @@ export function MethodsTable({ profile, derived, state, dispatch }: Props) {
         </section>
       )}
     </div>
+  );
+}
+
+/** Regex matching exactly `text`. */
+function exactly(text: string): string {
+  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+}
+
+/**
+ * The selection by subject (monitor class, file or host, allocated class): events, distinct
+ * threads and weight. Choosing a row filters to that subject; choosing it again clears the filter.
+ */
+export function SubjectsTable({ profile, derived, state, dispatch, heading }: Props & { heading: string }) {
+  const rows = useMemo(
+    () => subjectsInRange(profile, derived.density.parts, state.range, derived.weightMode),
+    [profile, derived.density, state.range, derived.weightMode],
+  );
+  const total = derived.totalWeight;
+  const choose = (subject: number) => {
+    if (subject < 0) return;
+    const re = exactly(profile.strings[subject]);
+    dispatch({ type: 'set', patch: { subjectFilter: state.subjectFilter === re ? '' : re } });
+  };
+  return (
+    <table aria-label="Subjects" className="grid">
+      <thead>
+        <tr>
+          <th>{heading}</th>
+          <th className="num">Events</th>
+          <th className="num">Threads</th>
+          <th className="num">{derived.weightMode === 'duration' ? 'Wait time' : derived.weightMode === 'bytes' ? 'Bytes' : 'Weight'}</th>
+          <th className="num">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.slice(0, 500).map((r) => {
+          const name = r.subject >= 0 ? profile.strings[r.subject] : '(none)';
+          const chosen = r.subject >= 0 && state.subjectFilter === exactly(name);
+          return (
+            <tr key={r.subject} className={chosen ? 'selected' : ''} onClick={() => choose(r.subject)}>
+              <td className="name">
+                {r.subject >= 0 ? (
+                  <button type="button" className="link" title={chosen ? 'Show every subject again' : 'Keep only this one'} onClick={(e) => (e.stopPropagation(), choose(r.subject))}>
+                    {name}
+                  </button>
+                ) : (
+                  name
+                )}
+              </td>
+              <td className="num">{r.events.toLocaleString('en-US')}</td>
+              <td className="num">{r.threads}</td>
+              <td className="num">{formatWeight(r.weight, derived.weightMode)}</td>
+              <td className="num">{formatPercent(r.weight, total)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 

@@ -66,6 +66,8 @@ export interface FilterSpec {
   /** Thread state name to keep, or '' for all. */
   state: string;
   hiddenThreads: ReadonlySet<string>;
+  /** Keep events whose subject (monitor class, path, host, allocated class) matches. */
+  subject?: RegExp | null;
 }
 
 export interface Filtered {
@@ -92,7 +94,8 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
   const e = profile.events;
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
   // Nothing to filter: every event of the type matches (the arrays are shared, never written).
-  if (ofTypeCached && !spec.thread && !spec.stack && !spec.exclude && !spec.state && spec.hiddenThreads.size === 0) {
+  const subjectRe = spec.subject ?? null;
+  if (ofTypeCached && !spec.thread && !spec.stack && !spec.exclude && !spec.state && !subjectRe && spec.hiddenThreads.size === 0) {
     return { match: ofTypeCached, ofType: ofTypeCached, threads };
   }
   const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
@@ -107,7 +110,9 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
   const threadFiltered = spec.thread !== null;
   const match = new Uint8Array(e.length);
   const ofType = ofTypeCached ?? new Uint8Array(e.length);
-  const { type, thread, stack, state } = e;
+  const { type, thread, stack, state, subject } = e;
+  // Each distinct subject is tested once: 0 not yet, 1 matches, 2 does not.
+  const subjectOk = subjectRe ? new Uint8Array(profile.strings.length) : null;
   const want = spec.type;
   const n = candidates ? candidates.length : e.length;
   for (let k = 0; k < n; k++) {
@@ -121,6 +126,12 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
       if (s < 0 ? inc !== null : !stackOk[s]) continue;
     }
     if (stateIdx !== -2 && state[i] !== stateIdx) continue;
+    if (subjectOk) {
+      const j = subject[i];
+      if (j < 0) continue;
+      if (subjectOk[j] === 0) subjectOk[j] = subjectRe!.test(profile.strings[j]) ? 1 : 2;
+      if (subjectOk[j] !== 1) continue;
+    }
     match[i] = 1;
   }
   return { match, ofType, threads };

@@ -7,6 +7,7 @@ const full: ViewState = {
   threadFilter: 'search-worker-\\d+',
   stackFilter: 'NativeThreadSet|skip&Bytes',
   excludeFilter: 'Unsafe.park',
+  subjectFilter: '^sun\\.nio\\.ch\\.NativeThreadSet$',
   threadState: 'STATE_RUNNABLE',
   range: [4012.5, 5001.25],
   viewport: [0, 16000],
@@ -18,7 +19,7 @@ const full: ViewState = {
   methodSort: 'self',
   inverted: true,
   search: 'skip',
-  view: 'compare',
+  view: 'subjects',
 };
 
 describe('URL state', () => {

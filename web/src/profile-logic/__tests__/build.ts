@@ -1,6 +1,6 @@
 /**
  * Small profiles built by hand for unit tests: stacks given as "a;b;c" (root first), events as
- * (type, time, thread, stack, weight, duration).
+ * (type, time, thread, stack, weight, duration, state, subject).
  */
 import type { EventKind, Profile } from '../profile';
 
@@ -12,6 +12,8 @@ export interface Ev {
   weight?: number;
   duration?: number;
   state?: string;
+  /** Monitor class, path, allocated class… */
+  subject?: string;
 }
 
 export function buildProfile(types: { name: string; kind: EventKind }[], threads: string[], events: Ev[]): Profile {
@@ -76,6 +78,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     ev.stack[i] = stackOf(e.stack);
     ev.weight[i] = e.weight ?? 1;
     ev.state[i] = e.state ? intern(e.state) : -1;
+    ev.subject[i] = e.subject ? intern(e.subject) : -1;
   });
   const threadName = Int32Array.from(threads.map(intern));
   const fn = Int32Array.from(frameName);

@@ -3,9 +3,10 @@ import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
 import { compileRegex, filterEvents, flagsOf, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
-import { eventsOf, eventsOfType, indexEvents } from '../density';
+import { cumulate, eventsOf, eventsOfType, indexEvents, typeLists } from '../density';
 import { buildLanes, groupKey, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
+import { subjectsInRange } from '../subjects';
 import { buildProfile } from './build';
 
 const types = [
@@ -159,6 +160,42 @@ describe('methods', () => {
     const bySelf = compareMethods(p, spike, calm, 'self');
     expect(p.strings[bySelf[0].name]).toBe('skipBytes');
     expect(bySelf.map((r) => r.selfDelta)).toEqual([...bySelf.map((r) => r.selfDelta)].sort((x, y) => y - x));
+  });
+});
+
+describe('subjects', () => {
+  // Lock waits on two monitors, from three threads; one wait names no monitor.
+  const q = buildProfile(types, threads, [
+    { type: 1, t: 10, thread: 0, stack: 'run;read;NativeThreadSet.add', duration: 5, subject: 'sun.nio.ch.NativeThreadSet' },
+    { type: 1, t: 12, thread: 1, stack: 'run;read;NativeThreadSet.add', duration: 7, subject: 'sun.nio.ch.NativeThreadSet' },
+    { type: 1, t: 14, thread: 1, stack: 'run;read;NativeThreadSet.remove', duration: 1, subject: 'sun.nio.ch.NativeThreadSet' },
+    { type: 1, t: 30, thread: 2, stack: 'main;log', duration: 2, subject: 'java.lang.Object' },
+    { type: 1, t: 40, thread: 2, stack: 'main;log', duration: 3 },
+    { type: 0, t: 11, thread: 0, stack: 'run;read', subject: 'sun.nio.ch.NativeThreadSet' },
+  ]);
+  const idx = indexEvents(q);
+  const cums = (f: ReturnType<typeof filterEvents>) => typeLists(q, idx, 1).parts.map((l) => cumulate(q, l, f.match, null));
+  const lockSpec = (subject: RegExp | null) => ({ ...spec({ subject }), type: 1 });
+
+  it('filters on the subject, and drops events that name none', () => {
+    expect(count(filterEvents(q, lockSpec(null)).match)).toBe(5);
+    expect(count(filterEvents(q, lockSpec(/NativeThreadSet$/)).match)).toBe(3);
+    expect(count(filterEvents(q, lockSpec(/^java\.lang/)).match)).toBe(1);
+    // The candidates' path and the full scan agree.
+    const cand = eventsOfType(idx, 1);
+    expect(Array.from(filterEvents(q, lockSpec(/Object/), cand).match)).toEqual(Array.from(filterEvents(q, lockSpec(/Object/)).match));
+  });
+
+  it('sums the selection by subject: events, threads, wait time, heaviest first', () => {
+    const rows = subjectsInRange(q, cums(filterEvents(q, lockSpec(null))), null, 'duration');
+    expect(rows.map((r) => [r.subject >= 0 ? q.strings[r.subject] : null, r.events, r.threads, r.weight])).toEqual([
+      ['sun.nio.ch.NativeThreadSet', 3, 2, 13],
+      [null, 1, 1, 3],
+      ['java.lang.Object', 1, 1, 2],
+    ]);
+    // A range and the filters narrow it like everything else.
+    const inRange = subjectsInRange(q, cums(filterEvents(q, lockSpec(/NativeThreadSet/))), [11, 20], 'events');
+    expect(inRange.map((r) => [q.strings[r.subject], r.events, r.threads, r.weight])).toEqual([['sun.nio.ch.NativeThreadSet', 2, 1, 2]]);
   });
 });
 
