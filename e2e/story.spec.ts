@@ -102,6 +102,15 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   expect(bySelf.some((r) => /skip/i.test(r))).toBe(true);
   expect(bySelf.some((r) => r.includes('SearchService.serve'))).toBe(false);
   await shot(page, 'story-7-compare-self');
+  // The same comparison as a flame graph: the frames whose share rose are red.
+  await page.getByRole('radio', { name: 'Flame graph' }).click();
+  const diffFlame = page.getByTestId('flamegraph');
+  const skipFrame = diffFlame.locator('g', { has: page.getByText('java.io.DataInputStream.skipBytes', { exact: true }) }).first();
+  await expect(skipFrame).toBeVisible();
+  const rgb = ((await skipFrame.locator('rect').getAttribute('fill')) ?? '').match(/\d+/g)!.map(Number);
+  expect(rgb[0]).toBeGreaterThan(rgb[2] + 40); // red over blue: it rose
+  await expect(page).toHaveURL(/cmp=flame/);
+  await shot(page, 'story-8-compare-flame');
   expect(errors).toEqual([]);
 });
 

@@ -6,7 +6,7 @@
  *                 ▲                           │
  *                 └──── urlFromState ◀────────┘ (pushState; back/forward dispatch 'replace')
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
 import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
@@ -15,7 +15,8 @@ import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
-import { CompareTable, MethodsTable, SubjectsTable } from '../components/Tables';
+import { CompareView } from '../components/Compare';
+import { MethodsTable, SubjectsTable } from '../components/Tables';
 import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, KIND_COLOR, KIND_LIGHT, THEME } from '../components/colors';
 import type { WeightMode } from '../profile-logic/filters';
@@ -355,10 +356,11 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
   useEffect(() => {
     requestAnimationFrame(() => performance.mark('jfrscope:shown'));
   }, [profile]);
-  const rises = useComparison(profile, deferred, d, state.view === 'compare');
-  // Another view opens at its top, not where the last one was scrolled to.
+  const comparison = useComparison(profile, deferred, d, state.view === 'compare');
+  // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
+  // the flame graph's own scroll to its root, a passive effect, comes after it).
   const viewBody = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     viewBody.current?.scrollTo(0, 0);
   }, [state.view]);
   const choices = useMemo(() => eventChoices(profile), [profile]);
@@ -575,7 +577,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
             {!type?.deferred && state.view === 'subjects' && (
               <SubjectsTable profile={profile} derived={d} state={deferred} dispatch={dispatch} heading={subject.column} />
             )}
-            {!type?.deferred && state.view === 'compare' && <CompareTable profile={profile} rises={rises} state={state} dispatch={dispatch} />}
+            {!type?.deferred && state.view === 'compare' && (
+              <CompareView profile={profile} comparison={comparison} state={state} dispatch={dispatch} mode={d.weightMode} />
+            )}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
           </div>
         </div>

@@ -6,7 +6,7 @@
  *     lists ─ lanes, histogram, range count ─ weights per stack ─ call tree, top methods, compare
  */
 import { useCallback, useMemo } from 'react';
-import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
+import { callTree, countNodes, diffTree, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
 import {
   compileRegex,
   filterEvents,
@@ -168,20 +168,36 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects };
 }
 
-/** Methods whose share rose most in the selection against the baseline (or the rest). */
-export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Rise[] | null {
-  return useMemo(() => {
+export interface Comparison {
+  /** Methods whose share rose most, by s.methodSort. */
+  rises: Rise[];
+  /** The selection's tree coloured by change (only when the comparison shows as a flame graph). */
+  tree: CallNode | null;
+}
+
+/** What rose in the selection against the baseline (or the rest): methods, and the tree. */
+export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Comparison | null {
+  // Per-stack weights of the baseline: the range set aside, or everything outside the selection.
+  const baseWeights = useMemo(() => {
     if (!enabled || (!s.range && !s.baseline)) return null;
-    let base: Float64Array;
-    if (s.baseline) base = weightsInRange(profile, d.density.parts, s.baseline, d.weightMode);
-    else {
-      // Everything outside the selection: the whole recording's weights minus the selection's.
-      base = weightsInRange(profile, d.density.parts, null, d.weightMode);
-      for (let k = 0; k < base.length; k++) {
-        const v = base[k] - d.weights[k];
-        base[k] = v > 1e-9 * base[k] ? v : 0; // no float residue where the selection held it all
-      }
+    if (s.baseline) return weightsInRange(profile, d.density.parts, s.baseline, d.weightMode);
+    // The whole recording's weights minus the selection's.
+    const rest = weightsInRange(profile, d.density.parts, null, d.weightMode);
+    for (let k = 0; k < rest.length; k++) {
+      const v = rest[k] - d.weights[k];
+      rest[k] = v > 1e-9 * rest[k] ? v : 0; // no float residue where the selection held it all
     }
-    return compareMethods(profile, d.weights, base, s.methodSort);
-  }, [profile, s.range, s.baseline, s.methodSort, d.density, d.weights, d.weightMode, enabled]);
+    return rest;
+  }, [profile, s.range, s.baseline, d.density, d.weights, d.weightMode, enabled]);
+  const rises = useMemo(
+    () => (baseWeights ? compareMethods(profile, d.weights, baseWeights, s.methodSort) : null),
+    [profile, d.weights, baseWeights, s.methodSort],
+  );
+  const tree = useMemo(() => {
+    if (!baseWeights || s.compareAs !== 'flame') return null;
+    const build = s.inverted ? invertedTree : callTree;
+    const t = diffTree(build(profile, d.weights, `selection · ${formatWeight(d.totalWeight, d.weightMode)}`), build(profile, baseWeights, 'baseline'));
+    return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
+  }, [profile, d.weights, d.totalWeight, d.weightMode, baseWeights, s.compareAs, s.inverted]);
+  return useMemo(() => (rises ? { rises, tree } : null), [rises, tree]);
 }

@@ -25,8 +25,10 @@ export interface ViewState {
   groupThreads: boolean;
   sortLanes: 'name' | 'samples';
   selectedMethod: string | null;
-  /** Order of the top-methods table. */
+  /** Order of the top-methods table (and what the comparison ranks by). */
   methodSort: 'total' | 'self';
+  /** The comparison as a table of methods or as a flame graph coloured by change. */
+  compareAs: 'table' | 'flame';
   inverted: boolean;
   search: string;
   view: ActiveView;
@@ -47,6 +49,7 @@ export const initialState: ViewState = {
   sortLanes: 'samples',
   selectedMethod: null,
   methodSort: 'total',
+  compareAs: 'table',
   inverted: false,
   search: '',
   view: 'flame',

@@ -53,6 +53,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('sort', state.sortLanes, 'samples');
   put('method', state.selectedMethod);
   put('msort', state.methodSort, 'total');
+  put('cmp', state.compareAs, 'table');
   if (state.inverted) q.set('inverted', '1');
   put('search', state.search);
   put('view', state.view, 'flame');
@@ -112,6 +113,9 @@ export function stateFromUrl(search: string): Parsed {
   const msort = q.get('msort');
   if (msort === 'self' || msort === 'total') s.methodSort = msort;
   else if (msort !== null) notices.push(`Ignored an unknown method order “${msort}”.`);
+  const cmp = q.get('cmp');
+  if (cmp === 'table' || cmp === 'flame') s.compareAs = cmp;
+  else if (cmp !== null) notices.push(`Ignored an unknown comparison view “${cmp}”.`);
   s.inverted = q.get('inverted') === '1';
   const view = q.get('view');
   if (view !== null) {

@@ -5,7 +5,9 @@
  *   tree (memoised selector) ─ chart built once per tree/inverted ─ search and width applied
  *   to the live chart (no rebuild per keystroke or resize)
  *
- * Click a frame to zoom into it (and choose its method); the root resets the zoom.
+ * Click a frame to zoom into it (and choose its method); the root resets the zoom. A comparison's
+ * tree (diffTree) is drawn with `diff`: each frame red where its share rose against the
+ * baseline, blue where it fell, the deeper the colour the larger the change.
  */
 import flamegraph, { tooltip, type FlameGraph as Chart, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3';
@@ -21,11 +23,31 @@ interface Props {
   inverted: boolean;
   search: string;
   onSelect?: (name: string) => void;
+  /** Colour by change of share (CallNode.delta) instead of frame kind. */
+  diff?: boolean;
 }
+
+/** The largest change of share below the root, so the strongest colour marks it. */
+function maxDelta(n: CallNode, depth = 0): number {
+  let m = depth > 0 ? Math.abs(n.delta ?? 0) : 0;
+  for (const c of n.children) m = Math.max(m, maxDelta(c, depth + 1));
+  return m;
+}
+
+/** White to red for a rise, white to blue for a fall; `v` in -1..1. */
+function diffColor(v: number): string {
+  const a = Math.min(1, Math.abs(v));
+  if (a < 0.02) return '#e9ecef';
+  const [r, g, b] = v > 0 ? [201, 42, 42] : [24, 100, 171];
+  const mix = (c: number) => Math.round(255 + (c - 255) * (0.15 + 0.85 * a));
+  return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
+}
+
+const pt = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)} pt`;
 
 const ROOT_COLOR = '#dee2e6';
 
-export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
+export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = false }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<CallNode> | null>(null);
   const onSelectRef = useRef(onSelect);
@@ -41,6 +63,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
     div.replaceChildren();
     if (tree.value <= 0) return;
     const total = tree.value;
+    const scale = diff ? maxDelta(tree) || 1 : 1;
     const tip = tooltip.defaultFlamegraphTooltip().text((d) => {
       const n = d.data as CallNode;
       if (d.depth === 0) return `${formatWeight(n.value, mode)} in the selection`;
@@ -48,8 +71,11 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
         n.name,
         `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of selection)`,
         `self  ${formatWeight(n.self, mode)}  (${formatPercent(n.self, total)})`,
+        diff ? `share ${formatPercent(n.value, total)}, baseline ${formatPercent(n.baseShare ?? 0, 1)}: ${pt(n.delta ?? 0)}` : '',
         FRAME_KIND_NAME[n.kind] ?? '',
-      ].join('\n');
+      ]
+        .filter((l) => l !== '')
+        .join('\n');
     });
     const c = flamegraph<CallNode>()
       .width(Math.max(300, div.clientWidth))
@@ -62,6 +88,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
       .setColorMapper((d: FlameNode<CallNode>, original: string) => {
         if ((d as unknown as { highlight?: boolean }).highlight) return '#e64980';
         if (d.depth === 0) return ROOT_COLOR;
+        if (diff) return diffColor((d.data.delta ?? 0) / scale);
         return FRAME_COLOR[d.data.kind] ?? original;
       })
       .setSearchMatch((d, term) => term !== '' && d.data.name.toLowerCase().includes(term.toLowerCase()))
@@ -79,7 +106,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect }: Props) {
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
     };
-  }, [tree, mode, inverted]);
+  }, [tree, mode, inverted, diff]);
 
   useEffect(() => {
     const c = chart.current;

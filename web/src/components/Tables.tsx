@@ -1,13 +1,12 @@
 /**
- * Top methods (self and total), the sandwich of one method, what the selection waits on or
- * touches (subjects), and what rose in the selection.
+ * Top methods (self and total), the sandwich of one method, and what the selection waits on or
+ * touches (subjects).
  */
 import { useMemo, type Dispatch } from 'react';
 import type { Action, ViewState } from '../app/state';
 import type { Derived } from '../app/derive';
 import { formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
-import type { Rise } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
 import { subjectsInRange } from '../profile-logic/subjects';
 
@@ -165,7 +164,7 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading }: Pr
   );
 }
 
-function SortHeader({ label, active, onClick, title }: { label: string; active: boolean; onClick: () => void; title?: string }) {
+export function SortHeader({ label, active, onClick, title }: { label: string; active: boolean; onClick: () => void; title?: string }) {
   return (
     <th className="num" aria-sort={active ? 'descending' : 'none'}>
       <button type="button" className="link sort" onClick={onClick} title={title ?? `Sort by ${label.toLowerCase()} weight`}>
@@ -173,76 +172,5 @@ function SortHeader({ label, active, onClick, title }: { label: string; active: 
         {active ? ' ▾' : ''}
       </button>
     </th>
-  );
-}
-
-export function CompareTable({ profile, rises, state, dispatch }: { profile: Profile; rises: Rise[] | null; state: ViewState; dispatch: Dispatch<Action> }) {
-  if (!rises) {
-    return (
-      <p className="hint">
-        Select a time range on the timeline (drag) to compare it with the rest of the recording, or with a baseline range (select one and
-        press “Use as baseline” first).
-      </p>
-    );
-  }
-  const bySelf = state.methodSort === 'self';
-  const delta = (r: Rise) => (bySelf ? r.selfDelta : r.delta);
-  const maxDelta = rises.reduce((m, r) => Math.max(m, Math.abs(delta(r))), 0) || 1;
-  const sortBy = (methodSort: 'self' | 'total') => dispatch({ type: 'set', patch: { methodSort } });
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const change = (x: number) => (
-    <td className={`num ${x > 0 ? 'up' : x < 0 ? 'down' : ''}`}>
-      {x > 0 ? '+' : ''}
-      {(x * 100).toFixed(1)} pt
-    </td>
-  );
-  return (
-    <div>
-      <p className="hint">
-        Share of {state.range ? 'the selection' : 'the whole recording'} against{' '}
-        {state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it'}
-        , among the events the filters keep: methods whose {bySelf ? 'self' : 'total'} share rose most first. Total counts the method and what it
-        calls; self, the method itself (the frame on top).
-      </p>
-      <table className="grid" aria-label="Methods that rose">
-        <thead>
-          <tr>
-            <th>Method</th>
-            <th className="num">Total: selection</th>
-            <th className="num">baseline</th>
-            <SortHeader label="Total change" active={!bySelf} onClick={() => sortBy('total')} title="Rank by the change of total share" />
-            <th className="num">Self: selection</th>
-            <th className="num">baseline</th>
-            <SortHeader label="Self change" active={bySelf} onClick={() => sortBy('self')} title="Rank by the change of self share" />
-            <th className="delta-col" aria-hidden="true" />
-          </tr>
-        </thead>
-        <tbody>
-          {rises.slice(0, 200).map((r) => (
-            <tr key={r.name}>
-              <td className="name">
-                <button
-                  type="button"
-                  className="link"
-                  title="Show its callers and callees"
-                  onClick={() => dispatch({ type: 'set', patch: { selectedMethod: profile.strings[r.name], view: 'methods' } })}
-                >
-                  {profile.strings[r.name]}
-                </button>
-              </td>
-              <td className="num">{pct(r.share)}</td>
-              <td className="num">{pct(r.baseShare)}</td>
-              {change(r.delta)}
-              <td className="num">{pct(r.selfShare)}</td>
-              <td className="num">{pct(r.baseSelfShare)}</td>
-              {change(r.selfDelta)}
-              <td className="delta-col" aria-hidden="true">
-                <span className={delta(r) > 0 ? 'up' : 'down'} style={{ width: `${(50 * Math.abs(delta(r))) / maxDelta}%`, [delta(r) > 0 ? 'left' : 'right']: '50%' }} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

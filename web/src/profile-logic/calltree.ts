@@ -16,6 +16,9 @@ export interface CallNode {
   self: number;
   kind: FrameKind;
   children: CallNode[];
+  /** In a comparison: the same path's share of the baseline, and this share minus it (0..1). */
+  baseShare?: number;
+  delta?: number;
 }
 
 function newNode(name: string, kind: FrameKind): CallNode {
@@ -120,4 +123,19 @@ export function countNodes(node: CallNode): number {
   let n = 1;
   for (const c of node.children) n += countNodes(c);
   return n;
+}
+
+/**
+ * The selection's tree with each node's change of share against the baseline tree: the node's
+ * share of the selection minus the same path's share of the baseline (0 where it had none).
+ */
+export function diffTree(sel: CallNode, base: CallNode): CallNode {
+  const ts = sel.value || 1;
+  const tb = base.value || 1;
+  const walk = (n: CallNode, b: CallNode | undefined): CallNode => {
+    const byName = new Map((b?.children ?? []).map((c) => [c.name, c]));
+    const baseShare = (b?.value ?? 0) / tb;
+    return { ...n, baseShare, delta: n.value / ts - baseShare, children: n.children.map((c) => walk(c, byName.get(c.name))) };
+  };
+  return walk(sel, base);
 }

@@ -17,6 +17,7 @@ const full: ViewState = {
   sortLanes: 'name',
   selectedMethod: 'java.io.DataInputStream.skipBytes',
   methodSort: 'self',
+  compareAs: 'flame',
   inverted: true,
   search: 'skip',
   view: 'subjects',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callTree, invertedTree, type CallNode } from '../calltree';
+import { callTree, diffTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
 import { compileRegex, filterEvents, flagsOf, selectInRange, weightPerStack } from '../filters';
 import { histogram, spikes } from '../histogram';
@@ -138,6 +138,25 @@ describe('methods', () => {
     expect(s.callees.find((c) => c.name === name('skipBytes'))!.weight).toBe(3);
     expect(s.callers.find((c) => c.name === name('serve'))!.weight).toBe(3);
     expect(s.callers.find((c) => c.name === name('parse'))!.weight).toBe(1);
+  });
+
+  it('colours the selection\'s tree by change of share against the baseline, path by path', () => {
+    const m = filterEvents(p, spec()).match;
+    const spike = callTree(p, weightPerStack(p, selectInRange(p, m, [50, 60]), 'samples'));
+    const calm = callTree(p, weightPerStack(p, selectInRange(p, m, [0, 49]), 'samples'));
+    const d = diffTree(spike, calm);
+    // spike: 3 samples, 2 under run;serve;parse; calm: 4 samples, 1 under it, 2 under read.
+    const parse = child(child(child(d, 'run'), 'serve'), 'parse');
+    expect(parse.value).toBe(2);
+    expect(parse.baseShare).toBeCloseTo(1 / 4);
+    expect(parse.delta).toBeCloseTo(2 / 3 - 1 / 4);
+    // parse;parse exists only in the spike: its whole share is new.
+    const nested = child(parse, 'parse');
+    expect(nested.baseShare).toBe(0);
+    expect(nested.delta).toBeCloseTo(1 / 3);
+    expect(d.delta).toBeCloseTo(0);
+    // The tree itself is the selection's: same shape and weights.
+    expect(JSON.stringify(d, ['name', 'value', 'children'])).toBe(JSON.stringify(spike, ['name', 'value', 'children']));
   });
 
   it('finds what rose between two selections', () => {
