@@ -93,6 +93,16 @@ test('wheel and keys zoom and pan; Enter selects the visible window; hover names
   expect(shown).toBe(true);
   await expect(page.getByRole('tooltip')).toContainText('search-worker');
   await shot(page, 'timeline-hover');
+
+  // Clock time: the same times read as the clock showed them, in UTC, from the recording's start.
+  await page.getByRole('tab', { name: 'Recording' }).click();
+  const iso = (await page.getByRole('definition').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).first().textContent())!;
+  await page.getByLabel('Clock time (UTC)').check();
+  await expect(page).toHaveURL(/clock=1/);
+  await expect(head).toHaveAttribute('aria-label', new RegExp(`^Activity from ${iso.slice(11, 19)}\\.\\d+ UTC to `));
+  await page.mouse.move(box.x + whole.left + 40, lanesBox.y - 40);
+  await expect(page.getByRole('tooltip')).toContainText(/\d\d:\d\d:\d\d.* UTC/);
+  await shot(page, 'timeline-clock');
   expect(errors).toEqual([]);
 });
 

@@ -9,7 +9,7 @@
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
-import { formatCount, formatPercent, formatWeight } from '../profile-logic/format';
+import { formatClock, formatCount, formatPercent, formatWeight } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
@@ -379,7 +379,11 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
     : type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
-      (deferred.range ? ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s` : '')
+      (deferred.range
+        ? deferred.clock
+          ? ` · range ${formatClock(profile.info.startMs + deferred.range[0], 10)}–${formatClock(profile.info.startMs + deferred.range[1], 10)} UTC`
+          : ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s`
+        : '')
     : 'This recording has no events with stacks.';
   const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string, shown = label) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
@@ -482,6 +486,10 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
               </button>
             </>
           )}
+          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
+            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
+            Clock time (UTC)
+          </label>
           <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} />
           {state.baseline && (
             <button type="button" onClick={() => set({ baseline: null })}>

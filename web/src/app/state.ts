@@ -30,6 +30,8 @@ export interface ViewState {
   /** The comparison as a table of methods or as a flame graph coloured by change. */
   compareAs: 'table' | 'flame';
   inverted: boolean;
+  /** Times read as the clock (UTC) showed them, not as time since the recording's start. */
+  clock: boolean;
   search: string;
   view: ActiveView;
 }
@@ -51,6 +53,7 @@ export const initialState: ViewState = {
   methodSort: 'total',
   compareAs: 'table',
   inverted: false,
+  clock: false,
   search: '',
   view: 'flame',
 };

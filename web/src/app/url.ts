@@ -55,6 +55,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('msort', state.methodSort, 'total');
   put('cmp', state.compareAs, 'table');
   if (state.inverted) q.set('inverted', '1');
+  if (state.clock) q.set('clock', '1');
   put('search', state.search);
   put('view', state.view, 'flame');
   return `?${q.toString()}`;
@@ -117,6 +118,7 @@ export function stateFromUrl(search: string): Parsed {
   if (cmp === 'table' || cmp === 'flame') s.compareAs = cmp;
   else if (cmp !== null) notices.push(`Ignored an unknown comparison view “${cmp}”.`);
   s.inverted = q.get('inverted') === '1';
+  s.clock = q.get('clock') === '1';
   const view = q.get('view');
   if (view !== null) {
     if ((VIEWS as string[]).includes(view)) s.view = view as ActiveView;

@@ -23,7 +23,7 @@ import type { Action, ViewState } from '../app/state';
 import { histogramOf } from '../profile-logic/histogram';
 import { addColumns, clearColumns, firstAtOrAfter, firstReaching, gallopAtOrAfter, newColumns, type Columns } from '../profile-logic/density';
 import type { Profile } from '../profile-logic/profile';
-import { formatCount, formatMs } from '../profile-logic/format';
+import { formatClock, formatCount, formatDate, formatMs, formatTime } from '../profile-logic/format';
 import { stackNames } from '../profile-logic/collapsed';
 import { KIND_COLOR, KIND_LIGHT, THEME } from './colors';
 
@@ -79,6 +79,13 @@ function niceStep(span: number, px: number): number {
   return p * 10;
 }
 
+/** Tick spacing on a clock: round seconds, minutes and hours (1, 2, 5, 10, 15, 30 of each). */
+const CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400].map((s) => s * 1000);
+function clockStep(span: number, px: number): number {
+  const raw = (span / px) * 90;
+  return raw < 1000 ? niceStep(span, px) : (CLOCK_STEPS.find((s) => s >= raw) ?? CLOCK_STEPS[CLOCK_STEPS.length - 1]);
+}
+
 /** A canvas 2D context scaled for the device's pixel ratio, its backing store sized to w × h CSS px. */
 function context(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D {
   const dpr = window.devicePixelRatio || 1;
@@ -104,6 +111,8 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
   const [hover, setHover] = useState<Hover | null>(null);
   const [cursorX, setCursorX] = useState<number | null>(null);
   const duration = Math.max(profile.info.durationMs, 1);
+  // Epoch ms of the recording's start when times read as the clock, else null.
+  const clock = state.clock ? profile.info.startMs : null;
   const vp = useMemo<[number, number]>(() => state.viewport ?? [0, duration], [state.viewport, duration]);
   const plotW = Math.max(50, Math.floor(width - LABEL_W));
   const xOf = useCallback((t: number) => LABEL_W + ((t - vp[0]) / (vp[1] - vp[0])) * plotW, [vp, plotW]);
@@ -124,10 +133,10 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     }
     const w = (vp[1] - vp[0]) / hist.matching.length;
     return (
-      `Activity from ${formatMs(vp[0])} to ${formatMs(vp[1])}: ${formatCount(m)} matching, ${formatCount(o)} other` +
-      (m > 0 ? `; most matching around ${formatMs(vp[0] + (peak + 0.5) * w)}` : '')
+      `Activity from ${formatTime(vp[0], clock)} to ${formatTime(vp[1], clock)}: ${formatCount(m)} matching, ${formatCount(o)} other` +
+      (m > 0 ? `; most matching around ${formatTime(vp[0] + (peak + 0.5) * w, clock, w)}` : '')
     );
-  }, [hist, vp]);
+  }, [hist, vp, clock]);
   const gcEvents = derived.gc;
   const selectionTimes = useMemo(
     () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : state.range),
@@ -175,15 +184,22 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     g.fillRect(LABEL_W, HIST_H, plotW, AXIS_H);
     g.fillStyle = THEME.rule;
     g.fillRect(0, HIST_H, width, 1);
-    const step = niceStep(vp[1] - vp[0], plotW);
+    // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
+    const step = clock === null ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
+    const offset = clock === null ? 0 : clock % step;
     g.fillStyle = THEME.muted;
-    for (let t = Math.ceil(vp[0] / step) * step; t <= vp[1]; t += step) {
+    for (let k = Math.ceil((vp[0] + offset) / step); k * step - offset <= vp[1]; k++) {
+      const t = k * step - offset;
       const x = Math.round(xOf(t));
       g.fillRect(x, HIST_H, 1, 5);
-      g.fillText(formatMs(t), x + 3, HIST_H + 15);
+      g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, HIST_H + 15);
     }
     g.fillStyle = THEME.text;
-    g.fillText(state.viewport ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording', 8, HIST_H + 15);
+    g.fillText(
+      clock !== null ? `${formatDate(clock + vp[0])} UTC` : state.viewport ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording',
+      8,
+      HIST_H + 15,
+    );
     if (selectionTimes) {
       const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
       g.fillStyle = THEME.selection;
@@ -196,7 +212,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       g.fillStyle = THEME.muted;
       g.fillText('baseline', a + 3, 12);
     }
-  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, state.baseline, state.viewport, typeKind, gcEvents]);
+  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, state.baseline, state.viewport, typeKind, gcEvents, clock]);
 
   // Per-frame column buffers, reused across frames.
   const colsRef = useRef<Columns[]>([]);
@@ -442,7 +458,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       const e = profile.events;
       const type = profile.eventTypes[e.type[i]];
       const th = e.thread[i] >= 0 ? profile.strings[profile.threads.name[e.thread[i]]] : '–';
-      const lines = [`${type.label} at ${formatMs(e.start[i])}${e.duration[i] > 0 ? `, lasting ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
+      const lines = [`${type.label} at ${formatTime(e.start[i], clock)}${e.duration[i] > 0 ? `, lasting ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
       if (e.state[i] >= 0) lines.push(profile.strings[e.state[i]]);
       if (e.subject[i] >= 0) lines.push(profile.strings[e.subject[i]]);
       if (e.peer[i] >= 0) {
@@ -457,7 +473,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       }
       return lines;
     },
-    [profile, derived.filtered],
+    [profile, derived.filtered, clock],
   );
 
   const describeBucket = useCallback(
@@ -466,11 +482,11 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       const b = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
       const w = (vp[1] - vp[0]) / n;
       return [
-        `${formatMs(vp[0] + b * w)} – ${formatMs(vp[0] + (b + 1) * w)}`,
+        `${formatTime(vp[0] + b * w, clock, w)} – ${formatTime(vp[0] + (b + 1) * w, clock, w)}`,
         `${formatCount(hist.matching[b])} matching, ${formatCount(hist.other[b])} other`,
       ];
     },
-    [hist, plotW, vp],
+    [hist, plotW, vp, clock],
   );
 
   const onDown = (ev: React.PointerEvent, onAxis: boolean) => {
@@ -514,14 +530,14 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
             : {
                 x: ev.clientX,
                 y: ev.clientY,
-                lines: [`GC pause at ${formatMs(e.start[gc])}, lasting ${formatMs(e.duration[gc])}`, e.subject[gc] >= 0 ? profile.strings[e.subject[gc]] : ''],
+                lines: [`GC pause at ${formatTime(e.start[gc], clock)}, lasting ${formatMs(e.duration[gc])}`, e.subject[gc] >= 0 ? profile.strings[e.subject[gc]] : ''],
               },
         );
       }
     } else if (y < HIST_H) {
       setHover({ x: ev.clientX, y: ev.clientY, lines: describeBucket(x) });
     } else {
-      setHover({ x: ev.clientX, y: ev.clientY, lines: [formatMs(tOf(x)), 'drag to pan, wheel to zoom'] });
+      setHover({ x: ev.clientX, y: ev.clientY, lines: [formatTime(tOf(x), clock, (vp[1] - vp[0]) / plotW), 'drag to pan, wheel to zoom'] });
     }
   };
   const onUp = (ev: React.PointerEvent, inBody: boolean) => {

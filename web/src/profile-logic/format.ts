@@ -10,6 +10,34 @@ export function formatMs(ms: number): string {
   return `${(ms * 1000).toFixed(0)} µs`;
 }
 
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/**
+ * Wall-clock time of day in UTC, HH:MM:SS, with as many decimals as `step` (the spacing of the
+ * times shown together, ms) needs: 14:03:20, 14:03:20.1, 14:03:20.125, 14:03:20.125250.
+ */
+export function formatClock(epochMs: number, step = 1000): string {
+  const whole = Math.floor(epochMs);
+  const d = new Date(whole);
+  let s = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  if (step < 1000) s += `.${pad(d.getUTCMilliseconds(), 3).slice(0, step >= 100 ? 1 : step >= 10 ? 2 : 3)}`;
+  if (step < 1) s += pad(Math.min(999, Math.floor((epochMs - whole) * 1000)), 3);
+  return s;
+}
+
+/** The date of a wall-clock time, YYYY-MM-DD (UTC). */
+export function formatDate(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+/**
+ * A time in the recording (ms since its start) as the user chose to read times: since the start
+ * ("2m29.3s"), or as the clock read then ("14:03:20.1 UTC" with `clock` the start's epoch ms).
+ */
+export function formatTime(t: number, clock: number | null, step = 1): string {
+  return clock === null ? formatMs(t) : `${formatClock(clock + t, step)} UTC`;
+}
+
 export function formatBytes(b: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let u = 0;

@@ -19,6 +19,7 @@ const full: ViewState = {
   methodSort: 'self',
   compareAs: 'flame',
   inverted: true,
+  clock: true,
   search: 'skip',
   view: 'subjects',
 };
