@@ -42,6 +42,17 @@ test('lanes sort, group and hide; the Threads menu works from the keyboard', asy
   await page.getByRole('button', { name: 'Show these' }).click();
   await expect.poll(() => lanes(page)).toContain('search-worker-3');
 
+  // On lock waits, one click hides the threads that have none: the eight workers stay.
+  await page.getByLabel('Find thread').fill('');
+  await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');
+  await expect(page.getByRole('status')).toContainText('lock waits');
+  expect((await lanes(page)).length).toBeGreaterThan(8);
+  await page.getByRole('button', { name: /^Hide \d+ without events$/ }).click();
+  await expect.poll(async () => (await lanes(page)).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `search-worker-${n}`));
+  await expect(page.getByRole('button', { name: /without events/ })).toBeHidden();
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await page.getByLabel('Event').selectOption('jdk.ExecutionSample');
+
   // The thread filter drops lanes too.
   await page.getByLabel('Thread filter').fill('^dispatcher$');
   await expect.poll(() => lanes(page)).toEqual(['dispatcher']);

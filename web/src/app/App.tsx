@@ -592,7 +592,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
           </div>
         </div>
         {selectedEvent !== null && selectedEvent < profile.events.length && (
-          <EventPanel profile={profile} event={selectedEvent} onClose={() => setSelectedEvent(null)} />
+          <EventPanel profile={profile} event={selectedEvent} clock={state.clock} onClose={() => setSelectedEvent(null)} />
         )}
       </div>
     </main>
@@ -621,6 +621,8 @@ function ThreadsMenu({ profile, derived, state, dispatch }: { profile: Profile; 
   const q = query.toLowerCase();
   const shown = threads.filter(([n]) => n.toLowerCase().includes(q));
   const hidden = new Set(state.hiddenThreads);
+  // Threads (among those listed) with no event of the selected type, still shown.
+  const empty = shown.filter(([n, count]) => count === 0 && !hidden.has(n)).map(([n]) => n);
   return (
     <details className="menu">
       <summary aria-label="Threads">
@@ -635,6 +637,11 @@ function ThreadsMenu({ profile, derived, state, dispatch }: { profile: Profile; 
           <button type="button" onClick={() => dispatch({ type: 'hideThreads', threads: shown.map(([n]) => n) })}>
             Hide {q ? 'these' : 'all'}
           </button>
+          {empty.length > 0 && (
+            <button type="button" title="Hide the threads with no event of the selected type" onClick={() => dispatch({ type: 'hideThreads', threads: empty })}>
+              Hide {empty.length} without events
+            </button>
+          )}
         </div>
         <ul>
           {shown.map(([name, count]) => (

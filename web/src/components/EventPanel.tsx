@@ -1,11 +1,11 @@
 /** One event in full: its stack and every field, decoded on demand from the file. */
 import { useEffect, useState } from 'react';
 import { decodeEventFields } from '../engine';
-import { formatMs } from '../profile-logic/format';
+import { formatMs, formatTime } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
-export function EventPanel({ profile, event, onClose }: { profile: Profile; event: number; onClose: () => void }) {
+export function EventPanel({ profile, event, clock, onClose }: { profile: Profile; event: number; clock: boolean; onClose: () => void }) {
   const [fields, setFields] = useState<{ event: number; text: string } | null>(null);
   useEffect(() => {
     let live = true;
@@ -34,7 +34,7 @@ export function EventPanel({ profile, event, onClose }: { profile: Profile; even
         </button>
       </header>
       <p>
-        {type?.name} at {formatMs(e.start[event])}
+        {type?.name} at {formatTime(e.start[event], clock ? profile.info.startMs : null)}
         {e.duration[event] > 0 ? ` for ${formatMs(e.duration[event])}` : ''}
         <br />
         thread {e.thread[event] >= 0 ? profile.strings[profile.threads.name[e.thread[event]]] : '–'}
