@@ -61,9 +61,21 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   const waits = Number((await top.locator('td').nth(1).textContent())!.replace(/,/g, ''));
   expect(waits).toBeGreaterThan(0.9 * (await selectedCounts(page))[0]);
   await top.getByRole('button').click();
-  await expect(page.getByLabel('Monitor filter')).toHaveValue('^sun\\.nio\\.ch\\.NativeThreadSet$');
+  await expect(page.getByLabel('Monitor filter')).toHaveValue('^sun\\.nio\\.ch\\.NativeThreadSet( @ 0x[0-9a-f]+)?$');
   await expect.poll(async () => (await selectedCounts(page))[0]).toBe(waits);
   await shot(page, 'story-3b-monitors');
+  // By instance: one NativeThreadSet per file channel, the busiest first; its row keeps only it.
+  await page.getByRole('radio', { name: 'By instance' }).click();
+  await settled(page);
+  const first = monitors.locator('tbody tr').first();
+  await expect(first.locator('td').first()).toHaveText(/^sun\.nio\.ch\.NativeThreadSet @ 0x[0-9a-f]+$/);
+  const instances = await monitors.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.children[1].textContent!.replace(/,/g, ''))));
+  expect(instances.length).toBeGreaterThan(1);
+  expect(instances.reduce((a, b) => a + b, 0)).toBe(waits);
+  await first.getByRole('button').click();
+  await expect.poll(async () => (await selectedCounts(page))[0]).toBe(instances[0]);
+  await shot(page, 'story-3c-monitor-instances');
+  await page.getByRole('radio', { name: 'By class' }).click();
   await page.getByLabel('Monitor filter').fill('');
   await page.getByRole('tab', { name: 'Flame graph' }).click();
   await page.getByLabel('Stack filter').fill('NativeThreadSet');

@@ -13,6 +13,8 @@ export interface ViewState {
   excludeFilter: string;
   /** Regex on the event's subject: monitor class, file path or host, allocated or parked-on class. */
   subjectFilter: string;
+  /** Rows of the subjects table for lock waits and parks: by class or by object instance. */
+  subjectBy: 'class' | 'instance';
   /** Thread state to keep ('' = all). */
   threadState: string;
   /** Selected time range, ms since the recording's start. */
@@ -42,6 +44,7 @@ export const initialState: ViewState = {
   stackFilter: '',
   excludeFilter: '',
   subjectFilter: '',
+  subjectBy: 'class',
   threadState: '',
   range: null,
   viewport: null,

@@ -44,6 +44,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('stack', state.stackFilter);
   put('exclude', state.excludeFilter);
   put('subject', state.subjectFilter);
+  put('subjby', state.subjectBy, 'class');
   put('state', state.threadState);
   put('range', rangeToText(state.range));
   put('zoom', rangeToText(state.viewport));
@@ -95,6 +96,9 @@ export function stateFromUrl(search: string): Parsed {
   s.stackFilter = str('stack');
   s.excludeFilter = str('exclude');
   s.subjectFilter = str('subject');
+  const subjby = q.get('subjby');
+  if (subjby === 'class' || subjby === 'instance') s.subjectBy = subjby;
+  else if (subjby !== null) notices.push(`Ignored an unknown subject grouping “${subjby}”.`);
   s.threadState = str('state');
   s.search = str('search');
   for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline']] as const) {

@@ -8,7 +8,7 @@ import type { Derived } from '../app/derive';
 import { formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
-import { subjectsInRange } from '../profile-logic/subjects';
+import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 
 interface Props {
   profile: Profile;
@@ -106,61 +106,83 @@ export function MethodsTable({ profile, derived, state, dispatch }: Props) {
   );
 }
 
-/** Regex matching exactly `text`. */
-function exactly(text: string): string {
-  return `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The filter a row of the subjects table sets: its instance exactly, or its class with any
+ * instance of it (lock waits and parks name the instance after the class).
+ */
+function rowFilter(r: SubjectRow, cls: string): string {
+  return Number.isNaN(r.address) ? `^${escapeRegex(cls)}( @ 0x[0-9a-f]+)?$` : `^${escapeRegex(r.label)}$`;
 }
 
 /**
- * The selection by subject (monitor class, file or host, allocated class): events, distinct
- * threads and weight. Choosing a row filters to that subject; choosing it again clears the filter.
+ * The selection by subject (monitor class, file or host, allocated class), or for lock waits
+ * and parks by instance: events, distinct threads and weight. Choosing a row filters to it;
+ * choosing it again clears the filter.
  */
 export function SubjectsTable({ profile, derived, state, dispatch, heading }: Props & { heading: string }) {
+  const instances = hasInstances(profile.eventTypes[derived.typeIndex]?.kind);
+  const byInstance = instances && state.subjectBy === 'instance';
   const rows = useMemo(
-    () => subjectsInRange(profile, derived.density.parts, state.range, derived.weightMode),
-    [profile, derived.density, state.range, derived.weightMode],
+    () => subjectsInRange(profile, derived.density.parts, state.range, derived.weightMode, byInstance),
+    [profile, derived.density, state.range, derived.weightMode, byInstance],
   );
   const total = derived.totalWeight;
-  const choose = (subject: number) => {
-    if (subject < 0) return;
-    const re = exactly(profile.strings[subject]);
-    dispatch({ type: 'set', patch: { subjectFilter: state.subjectFilter === re ? '' : re } });
-  };
+  const choose = (re: string) => dispatch({ type: 'set', patch: { subjectFilter: state.subjectFilter === re ? '' : re } });
   return (
-    <table aria-label="Subjects" className="grid">
-      <thead>
-        <tr>
-          <th>{heading}</th>
-          <th className="num">Events</th>
-          <th className="num">Threads</th>
-          <th className="num">{derived.weightMode === 'duration' ? 'Wait time' : derived.weightMode === 'bytes' ? 'Bytes' : 'Weight'}</th>
-          <th className="num">Share</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.slice(0, 500).map((r) => {
-          const name = r.subject >= 0 ? profile.strings[r.subject] : '(none)';
-          const chosen = r.subject >= 0 && state.subjectFilter === exactly(name);
-          return (
-            <tr key={r.subject} className={chosen ? 'selected' : ''} onClick={() => choose(r.subject)}>
-              <td className="name">
-                {r.subject >= 0 ? (
-                  <button type="button" className="link" title={chosen ? 'Show every subject again' : 'Keep only this one'} onClick={(e) => (e.stopPropagation(), choose(r.subject))}>
-                    {name}
-                  </button>
-                ) : (
-                  name
-                )}
-              </td>
-              <td className="num">{r.events.toLocaleString('en-US')}</td>
-              <td className="num">{r.threads}</td>
-              <td className="num">{formatWeight(r.weight, derived.weightMode)}</td>
-              <td className="num">{formatPercent(r.weight, total)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div>
+      {instances && (
+        <div className="compare-bar">
+          <div role="radiogroup" aria-label="Rows by" className="segmented">
+            {(['class', 'instance'] as const).map((v) => (
+              <button key={v} type="button" role="radio" aria-checked={state.subjectBy === v} onClick={() => dispatch({ type: 'set', patch: { subjectBy: v } })}>
+                {v === 'class' ? 'By class' : 'By instance'}
+              </button>
+            ))}
+          </div>
+          <p className="hint">
+            {byInstance
+              ? 'Each object by its address when the event was recorded (a moving collector can show one object at two addresses).'
+              : 'Each class, all its instances together.'}
+          </p>
+        </div>
+      )}
+      <table aria-label="Subjects" className="grid">
+        <thead>
+          <tr>
+            <th>{byInstance ? `${heading} @ address` : heading}</th>
+            <th className="num">Events</th>
+            <th className="num">Threads</th>
+            <th className="num">{derived.weightMode === 'duration' ? 'Wait time' : derived.weightMode === 'bytes' ? 'Bytes' : 'Weight'}</th>
+            <th className="num">Share</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, 500).map((r) => {
+            const re = r.subject >= 0 ? rowFilter(r, profile.strings[r.subject]) : '';
+            const chosen = re !== '' && state.subjectFilter === re;
+            return (
+              <tr key={`${r.subject}:${r.address}`} className={chosen ? 'selected' : ''} onClick={() => re && choose(re)}>
+                <td className="name">
+                  {re ? (
+                    <button type="button" className="link" title={chosen ? 'Show every subject again' : 'Keep only this one'} onClick={(e) => (e.stopPropagation(), choose(re))}>
+                      {r.label}
+                    </button>
+                  ) : (
+                    r.label
+                  )}
+                </td>
+                <td className="num">{r.events.toLocaleString('en-US')}</td>
+                <td className="num">{r.threads}</td>
+                <td className="num">{formatWeight(r.weight, derived.weightMode)}</td>
+                <td className="num">{formatPercent(r.weight, total)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -7,6 +7,7 @@
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
 import type { IndexIntoEventTypes, Profile } from './profile';
+import { hasInstances, instanceText } from './subjects';
 
 export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
 
@@ -66,7 +67,10 @@ export interface FilterSpec {
   /** Thread state name to keep, or '' for all. */
   state: string;
   hiddenThreads: ReadonlySet<string>;
-  /** Keep events whose subject (monitor class, path, host, allocated class) matches. */
+  /**
+   * Keep events whose subject matches: the monitor class, path, host or allocated class, and for
+   * lock waits and parks the instance too ("java.lang.Object @ 0x1a2b3c40", subjects.ts).
+   */
   subject?: RegExp | null;
 }
 
@@ -110,9 +114,12 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
   const threadFiltered = spec.thread !== null;
   const match = new Uint8Array(e.length);
   const ofType = ofTypeCached ?? new Uint8Array(e.length);
-  const { type, thread, stack, state, subject } = e;
-  // Each distinct subject is tested once: 0 not yet, 1 matches, 2 does not.
-  const subjectOk = subjectRe ? new Uint8Array(profile.strings.length) : null;
+  const { type, thread, stack, state, subject, value } = e;
+  // Each distinct subject is tested once: 0 not yet, 1 matches, 2 does not; with instances,
+  // each distinct (class, address).
+  const instances = hasInstances(profile.eventTypes[spec.type]?.kind);
+  const subjectOk = subjectRe && !instances ? new Uint8Array(profile.strings.length) : null;
+  const instanceOk = subjectRe && instances ? new Map<number, Map<number, boolean>>() : null;
   const want = spec.type;
   const n = candidates ? candidates.length : e.length;
   for (let k = 0; k < n; k++) {
@@ -131,6 +138,14 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
       if (j < 0) continue;
       if (subjectOk[j] === 0) subjectOk[j] = subjectRe!.test(profile.strings[j]) ? 1 : 2;
       if (subjectOk[j] !== 1) continue;
+    } else if (instanceOk) {
+      const j = subject[i];
+      if (j < 0) continue;
+      let byAddress = instanceOk.get(j);
+      if (!byAddress) instanceOk.set(j, (byAddress = new Map()));
+      let ok = byAddress.get(value[i]);
+      if (ok === undefined) byAddress.set(value[i], (ok = subjectRe!.test(instanceText(profile.strings[j], value[i]))));
+      if (!ok) continue;
     }
     match[i] = 1;
   }

@@ -2,14 +2,40 @@
  * What the selected events wait on or touch, by subject: the monitor class of a lock wait, the
  * file or host of an I/O event, the class of an allocation or of the object a park waits on.
  * One pass over the selection's running counts, as the flame graph's weights are summed.
+ *
+ * Lock waits and parks also carry the object's address (the value column), so they can be told
+ * apart by instance: "java.lang.Object @ 0x1a2b3c40". That text is what the subject filter reads
+ * for them. (A moving collector can relocate an object, so one lock may show at two addresses.)
  */
 import { rangePositions, type Cumulative } from './density';
 import type { WeightMode } from './filters';
-import type { Profile } from './profile';
+import type { EventKind, IndexIntoEvents, Profile } from './profile';
+
+/** Kinds whose events name an object instance (by address) as well as its class. */
+export function hasInstances(kind: EventKind | undefined): boolean {
+  return kind === 'lock' || kind === 'park';
+}
+
+/** "class @ 0xaddress" of an address that is there, else the class. */
+export function instanceText(cls: string, address: number): string {
+  return Number.isFinite(address) && address > 0 ? `${cls} @ 0x${address.toString(16)}` : cls;
+}
+
+/** The subject as the filter reads it: with the instance for lock waits and parks; null if none. */
+export function subjectText(profile: Profile, i: IndexIntoEvents): string | null {
+  const s = profile.events.subject[i];
+  if (s < 0) return null;
+  const kind = profile.eventTypes[profile.events.type[i]]?.kind;
+  return hasInstances(kind) ? instanceText(profile.strings[s], profile.events.value[i]) : profile.strings[s];
+}
 
 export interface SubjectRow {
   /** String index of the subject, or -1 for events that name none. */
   subject: number;
+  /** The instance's address when rows are by instance, else NaN. */
+  address: number;
+  /** What the row shows (and what its filter matches). */
+  label: string;
   events: number;
   weight: number;
   /** Distinct threads among the events. */
@@ -18,11 +44,19 @@ export interface SubjectRow {
 
 /**
  * The matching events of `cums` (one list per thread row, the last one without a thread) that
- * start in `range`, summed by subject, heaviest first.
+ * start in `range`, summed by subject (and by instance when `byInstance`), heaviest first.
  */
-export function subjectsInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null, mode: WeightMode, unthreaded = cums.length - 1): SubjectRow[] {
-  const { subject, weight, duration } = profile.events;
-  const rows = new Map<number, SubjectRow & { part: number }>();
+export function subjectsInRange(
+  profile: Profile,
+  cums: readonly Cumulative[],
+  range: readonly [number, number] | null,
+  mode: WeightMode,
+  byInstance = false,
+  unthreaded = cums.length - 1,
+): SubjectRow[] {
+  const { subject, weight, duration, value } = profile.events;
+  type Acc = SubjectRow & { part: number };
+  const rows = new Map<number, Map<number, Acc>>();
   cums.forEach((cum, part) => {
     const [lo, hi] = rangePositions(profile, cum.list, range);
     const m = cum.match;
@@ -30,8 +64,11 @@ export function subjectsInRange(profile: Profile, cums: readonly Cumulative[], r
       if (m[k + 1] === m[k]) continue;
       const i = cum.list[k];
       const s = subject[i];
-      let r = rows.get(s);
-      if (!r) rows.set(s, (r = { subject: s, events: 0, weight: 0, threads: 0, part: -1 }));
+      const a = byInstance && s >= 0 && value[i] > 0 ? value[i] : NaN;
+      let bySubject = rows.get(s);
+      if (!bySubject) rows.set(s, (bySubject = new Map()));
+      let r = bySubject.get(a);
+      if (!r) bySubject.set(a, (r = { subject: s, address: a, label: '', events: 0, weight: 0, threads: 0, part: -1 }));
       r.events++;
       r.weight += mode === 'duration' ? duration[i] : mode === 'events' ? 1 : weight[i];
       if (r.part !== part && part !== unthreaded) {
@@ -40,7 +77,12 @@ export function subjectsInRange(profile: Profile, cums: readonly Cumulative[], r
       }
     }
   });
-  return [...rows.values()]
-    .map(({ subject, events, weight, threads }) => ({ subject, events, weight, threads }))
-    .sort((a, b) => b.weight - a.weight || b.events - a.events || a.subject - b.subject);
+  const out: SubjectRow[] = [];
+  for (const bySubject of rows.values()) {
+    for (const { subject: s, address, events, weight: w, threads } of bySubject.values()) {
+      const label = s < 0 ? '(none)' : instanceText(profile.strings[s], address);
+      out.push({ subject: s, address, label, events, weight: w, threads });
+    }
+  }
+  return out.sort((a, b) => b.weight - a.weight || b.events - a.events || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
 }

@@ -8,6 +8,7 @@ const full: ViewState = {
   stackFilter: 'NativeThreadSet|skip&Bytes',
   excludeFilter: 'Unsafe.park',
   subjectFilter: '^sun\\.nio\\.ch\\.NativeThreadSet$',
+  subjectBy: 'instance',
   threadState: 'STATE_RUNNABLE',
   range: [4012.5, 5001.25],
   viewport: [0, 16000],

@@ -14,6 +14,8 @@ export interface Ev {
   state?: string;
   /** Monitor class, path, allocated class… */
   subject?: string;
+  /** Monitor address, bytes read… */
+  value?: number;
 }
 
 export function buildProfile(types: { name: string; kind: EventKind }[], threads: string[], events: Ev[]): Profile {
@@ -79,6 +81,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     ev.weight[i] = e.weight ?? 1;
     ev.state[i] = e.state ? intern(e.state) : -1;
     ev.subject[i] = e.subject ? intern(e.subject) : -1;
+    if (e.value !== undefined) ev.value[i] = e.value;
   });
   const threadName = Int32Array.from(threads.map(intern));
   const fn = Int32Array.from(frameName);

@@ -6,7 +6,7 @@ import { histogram, spikes } from '../histogram';
 import { cumulate, eventsOf, eventsOfType, indexEvents, typeLists } from '../density';
 import { buildLanes, groupKey, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
-import { subjectsInRange } from '../subjects';
+import { subjectsInRange, subjectText } from '../subjects';
 import { buildProfile } from './build';
 
 const types = [
@@ -185,9 +185,9 @@ describe('methods', () => {
 describe('subjects', () => {
   // Lock waits on two monitors, from three threads; one wait names no monitor.
   const q = buildProfile(types, threads, [
-    { type: 1, t: 10, thread: 0, stack: 'run;read;NativeThreadSet.add', duration: 5, subject: 'sun.nio.ch.NativeThreadSet' },
-    { type: 1, t: 12, thread: 1, stack: 'run;read;NativeThreadSet.add', duration: 7, subject: 'sun.nio.ch.NativeThreadSet' },
-    { type: 1, t: 14, thread: 1, stack: 'run;read;NativeThreadSet.remove', duration: 1, subject: 'sun.nio.ch.NativeThreadSet' },
+    { type: 1, t: 10, thread: 0, stack: 'run;read;NativeThreadSet.add', duration: 5, subject: 'sun.nio.ch.NativeThreadSet', value: 0x690933d20 },
+    { type: 1, t: 12, thread: 1, stack: 'run;read;NativeThreadSet.add', duration: 7, subject: 'sun.nio.ch.NativeThreadSet', value: 0x690933d20 },
+    { type: 1, t: 14, thread: 1, stack: 'run;read;NativeThreadSet.remove', duration: 1, subject: 'sun.nio.ch.NativeThreadSet', value: 0x69cd34678 },
     { type: 1, t: 30, thread: 2, stack: 'main;log', duration: 2, subject: 'java.lang.Object' },
     { type: 1, t: 40, thread: 2, stack: 'main;log', duration: 3 },
     { type: 0, t: 11, thread: 0, stack: 'run;read', subject: 'sun.nio.ch.NativeThreadSet' },
@@ -198,7 +198,7 @@ describe('subjects', () => {
 
   it('filters on the subject, and drops events that name none', () => {
     expect(count(filterEvents(q, lockSpec(null)).match)).toBe(5);
-    expect(count(filterEvents(q, lockSpec(/NativeThreadSet$/)).match)).toBe(3);
+    expect(count(filterEvents(q, lockSpec(/NativeThreadSet @/)).match)).toBe(3);
     expect(count(filterEvents(q, lockSpec(/^java\.lang/)).match)).toBe(1);
     // The candidates' path and the full scan agree.
     const cand = eventsOfType(idx, 1);
@@ -215,6 +215,22 @@ describe('subjects', () => {
     // A range and the filters narrow it like everything else.
     const inRange = subjectsInRange(q, cums(filterEvents(q, lockSpec(/NativeThreadSet/))), [11, 20], 'events');
     expect(inRange.map((r) => [q.strings[r.subject], r.events, r.threads, r.weight])).toEqual([['sun.nio.ch.NativeThreadSet', 2, 1, 2]]);
+  });
+
+  it('tells lock instances apart by address, in the table and in the filter', () => {
+    const rows = subjectsInRange(q, cums(filterEvents(q, lockSpec(null))), null, 'duration', true);
+    expect(rows.map((r) => [r.label, r.events, r.threads, r.weight])).toEqual([
+      ['sun.nio.ch.NativeThreadSet @ 0x690933d20', 2, 2, 12],
+      ['(none)', 1, 1, 3],
+      ['java.lang.Object', 1, 1, 2],
+      ['sun.nio.ch.NativeThreadSet @ 0x69cd34678', 1, 1, 1],
+    ]);
+    expect(subjectText(q, 0)).toBe('sun.nio.ch.NativeThreadSet @ 0x690933d20');
+    expect(subjectText(q, 3)).toBe('java.lang.Object');
+    expect(subjectText(q, 4)).toBeNull();
+    expect(count(filterEvents(q, lockSpec(/@ 0x690933d20$/)).match)).toBe(2);
+    // A class pattern still finds every instance of the class.
+    expect(count(filterEvents(q, lockSpec(/^sun\.nio\.ch\.NativeThreadSet( @ 0x[0-9a-f]+)?$/)).match)).toBe(3);
   });
 });
 
