@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { decodeEventFields } from '../engine';
 import { formatMs, formatTime } from '../profile-logic/format';
 import type { Profile } from '../profile-logic/profile';
+import { subjectText } from '../profile-logic/subjects';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
 export function EventPanel({ profile, event, clock, onClose }: { profile: Profile; event: number; clock: boolean; onClose: () => void }) {
@@ -38,10 +39,10 @@ export function EventPanel({ profile, event, clock, onClose }: { profile: Profil
         {e.duration[event] > 0 ? ` for ${formatMs(e.duration[event])}` : ''}
         <br />
         thread {e.thread[event] >= 0 ? profile.strings[profile.threads.name[e.thread[event]]] : '–'}
-        {e.subject[event] >= 0 && (
+        {subjectText(profile, event) !== null && (
           <>
             <br />
-            {profile.strings[e.subject[event]]}
+            {subjectText(profile, event)}
           </>
         )}
       </p>

@@ -24,6 +24,7 @@ import { histogramOf } from '../profile-logic/histogram';
 import { addColumns, clearColumns, firstAtOrAfter, firstReaching, gallopAtOrAfter, newColumns, type Columns } from '../profile-logic/density';
 import type { Profile } from '../profile-logic/profile';
 import { formatClock, formatCount, formatDate, formatMs, formatTime } from '../profile-logic/format';
+import { subjectText } from '../profile-logic/subjects';
 import { stackNames } from '../profile-logic/collapsed';
 import { KIND_COLOR, KIND_LIGHT, THEME } from './colors';
 
@@ -460,7 +461,8 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       const th = e.thread[i] >= 0 ? profile.strings[profile.threads.name[e.thread[i]]] : '–';
       const lines = [`${type.label} at ${formatTime(e.start[i], clock)}${e.duration[i] > 0 ? `, lasting ${formatMs(e.duration[i])}` : ''}`, `thread ${th}`];
       if (e.state[i] >= 0) lines.push(profile.strings[e.state[i]]);
-      if (e.subject[i] >= 0) lines.push(profile.strings[e.subject[i]]);
+      const subject = subjectText(profile, i);
+      if (subject !== null) lines.push(subject);
       if (e.peer[i] >= 0) {
         const peer = profile.strings[profile.threads.name[e.peer[i]]];
         lines.push(type.name === 'jdk.JavaMonitorWait' ? `notified by ${peer}` : `previous owner ${peer}`);
