@@ -2,14 +2,15 @@
  * Derived data for the view: memoised pure computations from (profile, view state), one hook so
  * a component never recomputes what another already has.
  *
- *   state ─ regexes ─ filterEvents (the type's events only) ─ running counts along time-sorted
- *     lists ─ lanes, histogram, range count ─ weights per stack ─ call tree, top methods, compare
+ *   state ─ regexes ─ filterLists (the type's events only, with the running counts along its
+ *     time-sorted lists) ─ lanes, histogram, range count ─ weights per stack ─ call tree, top
+ *     methods, compare
  */
 import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, diffTree, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
 import {
   compileRegex,
-  filterEvents,
+  filterLists,
   flagsOf,
   weightModeOf,
   type Filtered,
@@ -18,7 +19,6 @@ import {
 } from '../profile-logic/filters';
 import {
   countInRange,
-  cumulate,
   eventsOfType,
   gcEvents,
   indexEvents,
@@ -105,24 +105,6 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const index = useMemo(() => indexEvents(profile), [profile]);
   const candidates = useMemo(() => eventsOfType(index, typeIndex), [index, typeIndex]);
   const ofType = useMemo(() => flagsOf(profile.events.length, candidates), [profile, candidates]);
-  const filtered = useMemo(
-    () =>
-      filterEvents(
-        profile,
-        {
-          type: typeIndex,
-          thread: regex.thread.ok ? regex.thread.re : null,
-          stack: regex.stack.ok ? regex.stack.re : null,
-          exclude: regex.exclude.ok ? regex.exclude.re : null,
-          state: s.threadState,
-          hiddenThreads: hidden,
-          subject: regex.subject.ok ? regex.subject.re : null,
-        },
-        candidates,
-        ofType,
-      ),
-    [profile, typeIndex, regex, s.threadState, hidden, candidates, ofType],
-  );
   const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
   const states = useMemo(() => {
     const set = new Set<number>();
@@ -133,13 +115,28 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const hasSubjects = useMemo(() => candidates.some((i) => profile.events.subject[i] >= 0), [profile, candidates]);
   // Running-state counts only where the type has states to tell apart.
   const running = useMemo(() => (states.length > 0 ? runningStates(profile) : null), [profile, states]);
-  const density = useMemo(
-    () => {
-      const parts = lists.parts.map((l) => cumulate(profile, l, filtered.match, running));
-      return { byThread: parts.slice(0, lists.byThread.length), parts };
-    },
-    [profile, lists, filtered, running],
+  // The filters and the running counts along each thread's list, in one pass.
+  const pass = useMemo(
+    () =>
+      filterLists(
+        profile,
+        {
+          type: typeIndex,
+          thread: regex.thread.ok ? regex.thread.re : null,
+          stack: regex.stack.ok ? regex.stack.re : null,
+          exclude: regex.exclude.ok ? regex.exclude.re : null,
+          state: s.threadState,
+          hiddenThreads: hidden,
+          subject: regex.subject.ok ? regex.subject.re : null,
+        },
+        lists.parts,
+        ofType,
+        running,
+      ),
+    [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running],
   );
+  const filtered = pass.filtered;
+  const density = useMemo(() => ({ byThread: pass.cums.slice(0, lists.byThread.length), parts: pass.cums }), [pass, lists]);
   const counts = useMemo<ThreadCounts>(
     () => ({
       count: Int32Array.from(lists.byThread, (l) => l.length),

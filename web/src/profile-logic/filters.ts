@@ -7,6 +7,7 @@
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
 import type { IndexIntoEventTypes, Profile } from './profile';
+import type { Cumulative } from './density';
 import { hasInstances, instanceText } from './subjects';
 
 export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
@@ -91,35 +92,91 @@ export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
 }
 
 /**
+ * The per-event part of the filters (stack, exclude, state, subject; not type or thread),
+ * compiled once per filter change: regexes are tested once per frame name, stack row, subject or
+ * instance, never per event. Null when none applies.
+ */
+export interface EventTest {
+  /** Per stack row, 1 when the stack filters keep it; null without stack filters. */
+  stackOk: Uint8Array | null;
+  /** Whether an event without a stack passes the stack filters. */
+  noStack: boolean;
+  /** String index of the thread state to keep; -2 for any. */
+  state: number;
+  /** Per subject string: 0 untested, 1 matches, 2 does not; null without a subject filter. */
+  subjectOk: Uint8Array | null;
+  /** The same per (class, address), for lock waits and parks. */
+  instanceOk: Map<number, Map<number, boolean>> | null;
+  subject: RegExp | null;
+  profile: Profile;
+}
+
+export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null {
+  const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
+  const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
+  const state = spec.state ? profile.strings.indexOf(spec.state) : -2;
+  const subject = spec.subject ?? null;
+  if (!inc && !exc && state === -2 && !subject) return null;
+  // One flag per stack row for both stack filters, so the test reads one byte.
+  let stackOk: Uint8Array | null = null;
+  if (inc || exc) {
+    stackOk = new Uint8Array(profile.stacks.length);
+    for (let s = 0; s < stackOk.length; s++) stackOk[s] = (!inc || inc[s]) && !(exc && exc[s]) ? 1 : 0;
+  }
+  const instances = hasInstances(profile.eventTypes[spec.type]?.kind);
+  return {
+    stackOk,
+    noStack: inc === null,
+    state,
+    subjectOk: subject && !instances ? new Uint8Array(profile.strings.length) : null,
+    instanceOk: subject && instances ? new Map() : null,
+    subject,
+    profile,
+  };
+}
+
+/** Whether event `i` passes the compiled test. */
+export function passes(f: EventTest, i: number): boolean {
+  const e = f.profile.events;
+  if (f.stackOk) {
+    const s = e.stack[i];
+    if (s < 0 ? !f.noStack : !f.stackOk[s]) return false;
+  }
+  if (f.state !== -2 && e.state[i] !== f.state) return false;
+  if (f.subjectOk) {
+    const j = e.subject[i];
+    if (j < 0) return false;
+    if (f.subjectOk[j] === 0) f.subjectOk[j] = f.subject!.test(f.profile.strings[j]) ? 1 : 2;
+    return f.subjectOk[j] === 1;
+  }
+  if (f.instanceOk) {
+    const j = e.subject[i];
+    if (j < 0) return false;
+    let byAddress = f.instanceOk.get(j);
+    if (!byAddress) f.instanceOk.set(j, (byAddress = new Map()));
+    let ok = byAddress.get(e.value[i]);
+    if (ok === undefined) byAddress.set(e.value[i], (ok = f.subject!.test(instanceText(f.profile.strings[j], e.value[i]))));
+    return ok;
+  }
+  return true;
+}
+
+/**
  * The events of `spec.type` that the filters keep (before any time range). `candidates`, when
  * given, lists the events of that type (eventsOfType) so the loop skips every other event.
  */
 export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: Int32Array, ofTypeCached?: Uint8Array): Filtered {
   const e = profile.events;
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
+  const test = eventTest(profile, spec);
   // Nothing to filter: every event of the type matches (the arrays are shared, never written).
-  const subjectRe = spec.subject ?? null;
-  if (ofTypeCached && !spec.thread && !spec.stack && !spec.exclude && !spec.state && !subjectRe && spec.hiddenThreads.size === 0) {
+  if (ofTypeCached && !spec.thread && !test && spec.hiddenThreads.size === 0) {
     return { match: ofTypeCached, ofType: ofTypeCached, threads };
-  }
-  const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
-  const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
-  const stateIdx = spec.state ? profile.strings.indexOf(spec.state) : -2;
-  // One flag per stack row for both stack filters, so the event loop reads one byte.
-  let stackOk: Uint8Array | null = null;
-  if (inc || exc) {
-    stackOk = new Uint8Array(profile.stacks.length);
-    for (let s = 0; s < stackOk.length; s++) stackOk[s] = (!inc || inc[s]) && !(exc && exc[s]) ? 1 : 0;
   }
   const threadFiltered = spec.thread !== null;
   const match = new Uint8Array(e.length);
   const ofType = ofTypeCached ?? new Uint8Array(e.length);
-  const { type, thread, stack, state, subject, value } = e;
-  // Each distinct subject is tested once: 0 not yet, 1 matches, 2 does not; with instances,
-  // each distinct (class, address).
-  const instances = hasInstances(profile.eventTypes[spec.type]?.kind);
-  const subjectOk = subjectRe && !instances ? new Uint8Array(profile.strings.length) : null;
-  const instanceOk = subjectRe && instances ? new Map<number, Map<number, boolean>>() : null;
+  const { type, thread } = e;
   const want = spec.type;
   const n = candidates ? candidates.length : e.length;
   for (let k = 0; k < n; k++) {
@@ -128,28 +185,49 @@ export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: In
     if (!ofTypeCached) ofType[i] = 1;
     const t = thread[i];
     if (t >= 0 ? !threads[t] : threadFiltered) continue;
-    if (stackOk) {
-      const s = stack[i];
-      if (s < 0 ? inc !== null : !stackOk[s]) continue;
-    }
-    if (stateIdx !== -2 && state[i] !== stateIdx) continue;
-    if (subjectOk) {
-      const j = subject[i];
-      if (j < 0) continue;
-      if (subjectOk[j] === 0) subjectOk[j] = subjectRe!.test(profile.strings[j]) ? 1 : 2;
-      if (subjectOk[j] !== 1) continue;
-    } else if (instanceOk) {
-      const j = subject[i];
-      if (j < 0) continue;
-      let byAddress = instanceOk.get(j);
-      if (!byAddress) instanceOk.set(j, (byAddress = new Map()));
-      let ok = byAddress.get(value[i]);
-      if (ok === undefined) byAddress.set(value[i], (ok = subjectRe!.test(instanceText(profile.strings[j], value[i]))));
-      if (!ok) continue;
-    }
+    if (test && !passes(test, i)) continue;
     match[i] = 1;
   }
   return { match, ofType, threads };
+}
+
+/**
+ * filterEvents and cumulate (density.ts) in one pass over the type's lists, one per thread row
+ * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
+ * each event is read once. `ofType` flags the type's events; `running` as for cumulate.
+ */
+export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly Int32Array[], ofType: Uint8Array, running: Uint8Array | null): { filtered: Filtered; cums: Cumulative[] } {
+  const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
+  const test = eventTest(profile, spec);
+  const rows = profile.threads.length;
+  const kept = (t: number) => (t < rows ? threads[t] === 1 : spec.thread === null);
+  let every = test === null;
+  for (let t = 0; t < lists.length && every; t++) if (lists[t].length && !kept(t)) every = false;
+  // Every event of the type matches: the type's flags serve as the match (shared, never written).
+  const match = every ? ofType : new Uint8Array(profile.events.length);
+  const state = profile.events.state;
+  const cums = lists.map((list, t): Cumulative => {
+    const m = new Int32Array(list.length + 1);
+    const r = running ? new Int32Array(list.length + 1) : m;
+    if (!kept(t)) return { list, match: m, running: r };
+    let cm = 0;
+    let cr = 0;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      if (!test || passes(test, i)) {
+        if (!every) match[i] = 1;
+        cm++;
+        if (running) {
+          const s = state[i];
+          if (s < 0 || running[s]) cr++;
+        }
+      }
+      m[k + 1] = cm;
+      if (running) r[k + 1] = cr;
+    }
+    return { list, match: m, running: r };
+  });
+  return { filtered: { match, ofType, threads }, cums };
 }
 
 /** Indexes of matching events whose start lies in [from, to] (ms), or all when no range. */

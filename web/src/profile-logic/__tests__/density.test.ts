@@ -20,7 +20,7 @@ import {
   sortByStart,
   typeLists,
 } from '../density';
-import { filterEvents, selectInRange, weightPerStack } from '../filters';
+import { filterEvents, filterLists, flagsOf, selectInRange, weightPerStack } from '../filters';
 import { histogram, histogramOf } from '../histogram';
 import { buildProfile, type Ev } from './build';
 
@@ -191,6 +191,48 @@ describe('density', () => {
     const iv = intervals(q, x);
     expect(iv.types).toEqual([1]);
     expect(Array.from(iv.byThread[0])).toEqual(many.flatMap((e, i) => (e.type === 1 && e.thread === 0 ? [i] : [])).sort(byStart));
+  });
+
+  it('filters and counts in one pass as filterEvents then cumulate do, whatever the filters', () => {
+    let seed = 17;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const stacks = ['run;a', 'run;b', 'run;a;c', null];
+    const states = ['STATE_RUNNABLE', 'STATE_SLEEPING', undefined];
+    const many: Ev[] = Array.from({ length: 3000 }, (_, i) => ({
+      type: i % 5 === 0 ? 1 : 0,
+      t: rnd() * 100,
+      thread: i % 7 === 6 ? -1 : i % 2,
+      stack: stacks[i % 4],
+      state: states[i % 3],
+      duration: 1,
+      subject: i % 3 ? 'x.Lock' : undefined,
+      value: i % 3 ? 16 + (i % 4) : undefined,
+    }));
+    const q = buildProfile(types, threads, many);
+    const x = indexEvents(q);
+    const hidden = (n: string[]) => new Set<string>(n);
+    for (const type of [0, 1]) {
+      const tl = typeLists(q, x, type);
+      const ofType = flagsOf(q.events.length, eventsOfType(x, type));
+      for (const over of [
+        {},
+        { stack: /a/ },
+        { exclude: /c/, thread: /w-1/ },
+        { state: 'STATE_RUNNABLE' },
+        { hiddenThreads: hidden(['w-2']) },
+        { subject: /@ 0x1[02]$/ },
+        { subject: /Lock/, thread: /w-/ },
+      ]) {
+        const spec = { type, thread: null, stack: null, exclude: null, state: '', hiddenThreads: hidden([]), ...over };
+        for (const running of [null, runningStates(q)]) {
+          const one = filterLists(q, spec, tl.parts, ofType, running);
+          const ref = filterEvents(q, spec);
+          expect(Array.from(one.filtered.match), JSON.stringify(over)).toEqual(Array.from(ref.match));
+          const cums = tl.parts.map((l) => cumulate(q, l, ref.match, running));
+          expect(one.cums.map((c) => [Array.from(c.match), Array.from(c.running)])).toEqual(cums.map((c) => [Array.from(c.match), Array.from(c.running)]));
+        }
+      }
+    }
   });
 
   it('merges sorted lists into one, ties by index', () => {
