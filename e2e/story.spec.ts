@@ -91,6 +91,18 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   await expect(flame.getByText('sun.nio.ch.NativeThreadSet.add').first()).toBeVisible();
   await shot(page, 'story-4-spike-flame');
 
+  // Where the workers' time went in the spike: all eight waited on locks.
+  await page.getByRole('tab', { name: 'Thread time' }).click();
+  const times = page.getByRole('table', { name: 'Thread time' });
+  await settled(page);
+  const lockCol = (await times.locator('thead th').allTextContents()).indexOf('Lock wait');
+  expect(lockCol).toBeGreaterThan(0);
+  const top8 = await times.locator('tbody tr').evaluateAll((rows, col) => rows.slice(0, 8).map((r) => [r.children[0].textContent, r.children[col].textContent]), lockCol);
+  expect(top8.map(([n]) => n).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `search-worker-${n}`));
+  for (const [, lock] of top8) expect(lock).toMatch(/\d+(\.\d+)? ms/);
+  await shot(page, 'story-4b-thread-time');
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+
   // Without the filter, the spike's top methods list skipBytes, and it rose against the rest.
   await page.getByLabel('Stack filter').fill('');
   await page.getByRole('tab', { name: 'Top methods' }).click();

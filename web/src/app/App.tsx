@@ -16,7 +16,7 @@ import { ExportButton } from '../components/ExportButton';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { CompareView } from '../components/Compare';
-import { MethodsTable, SubjectsTable } from '../components/Tables';
+import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tables';
 import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, KIND_COLOR, KIND_LIGHT, THEME } from '../components/colors';
 import type { WeightMode } from '../profile-logic/filters';
@@ -409,6 +409,7 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
     ['flame', 'Flame graph'],
     ['methods', 'Top methods'],
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
+    ['threads', 'Thread time'],
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
@@ -584,6 +585,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
             {!type?.deferred && state.view === 'subjects' && (
               <SubjectsTable profile={profile} derived={d} state={deferred} dispatch={dispatch} heading={subject.column} />
+            )}
+            {!type?.deferred && state.view === 'threads' && (
+              <ThreadTimeTable profile={profile} derived={d} state={deferred} dispatch={dispatch} noun={noun} />
             )}
             {!type?.deferred && state.view === 'compare' && (
               <CompareView profile={profile} comparison={comparison} state={state} dispatch={dispatch} mode={d.weightMode} />

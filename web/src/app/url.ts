@@ -17,7 +17,7 @@ export interface UrlExtras {
   fingerprint?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'compare', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;

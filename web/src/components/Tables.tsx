@@ -1,14 +1,15 @@
 /**
- * Top methods (self and total), the sandwich of one method, and what the selection waits on or
- * touches (subjects).
+ * Top methods (self and total), the sandwich of one method, what the selection waits on or
+ * touches (subjects), and where each thread's time went.
  */
 import { useMemo, type Dispatch } from 'react';
 import type { Action, ViewState } from '../app/state';
 import type { Derived } from '../app/derive';
-import { formatPercent, formatWeight } from '../profile-logic/format';
+import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
 import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
+import { threadTimes, TIME_KINDS, type TimeKind } from '../profile-logic/threadtime';
 
 interface Props {
   profile: Profile;
@@ -177,6 +178,72 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading }: Pr
                 <td className="num">{r.threads}</td>
                 <td className="num">{formatWeight(r.weight, derived.weightMode)}</td>
                 <td className="num">{formatPercent(r.weight, total)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const TIME_LABEL: Record<TimeKind, string> = { lock: 'Lock wait', park: 'Parked', sleep: 'Sleeping', io: 'I/O' };
+
+/**
+ * Where each thread's time went in the selection (or the whole recording): waiting on locks,
+ * parked, sleeping, in I/O, next to its matching events of the selected type. Choosing a
+ * thread filters to it; choosing it again clears the filter.
+ */
+export function ThreadTimeTable({ profile, derived, state, dispatch, noun }: Props & { noun: string }) {
+  const [from, to] = state.range ?? [0, Math.max(profile.info.durationMs, 0)];
+  const rows = useMemo(
+    () => threadTimes(profile, derived.intervals, derived.density.byThread, derived.filtered.threads, from, to),
+    [profile, derived.intervals, derived.density, derived.filtered, from, to],
+  );
+  const kinds = TIME_KINDS.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
+  const waiting = profile.eventTypes.filter((t) => t.deferred && (TIME_KINDS as readonly string[]).includes(t.kind));
+  const span = Math.max(to - from, 1e-9);
+  const choose = (name: string) => {
+    const re = `^${escapeRegex(name)}$`;
+    dispatch({ type: 'set', patch: { threadFilter: state.threadFilter === re ? '' : re } });
+  };
+  return (
+    <div>
+      <p className="hint">
+        Time of {state.range ? 'the selection' : 'the whole recording'} ({formatMs(span)}) each thread spent in lock waits, parks, sleeps and I/O
+        (whatever the stack filters say; overlapping waits of one kind count once), and its {noun} there that the filters keep.
+        {waiting.length > 0 && ` Not decoded yet, so not counted: ${waiting.map((t) => t.name).join(', ')}.`}
+      </p>
+      <table aria-label="Thread time" className="grid">
+        <thead>
+          <tr>
+            <th>Thread</th>
+            <th className="num">{noun}</th>
+            {kinds.map((k) => (
+              <th key={k} className="num">
+                {TIME_LABEL[k]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, 1000).map((r) => {
+            const name = profile.strings[profile.threads.name[r.thread]];
+            const chosen = state.threadFilter === `^${escapeRegex(name)}$`;
+            return (
+              <tr key={r.thread} className={chosen ? 'selected' : ''} onClick={() => choose(name)}>
+                <td className="name">
+                  <button type="button" className="link" title={chosen ? 'Show every thread again' : 'Keep only this thread'} onClick={(e) => (e.stopPropagation(), choose(name))}>
+                    {name}
+                  </button>
+                </td>
+                <td className="num">{r.matching.toLocaleString('en-US')}</td>
+                {kinds.map((k) => (
+                  <td key={k} className="num bar" title={`${formatPercent(r.ms[k], span)} of the time`}>
+                    <span style={{ width: `${Math.min(100, (100 * r.ms[k]) / span)}%` }} />
+                    {r.ms[k] > 0 ? formatMs(r.ms[k]) : '–'}
+                  </td>
+                ))}
               </tr>
             );
           })}

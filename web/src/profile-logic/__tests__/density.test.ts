@@ -22,6 +22,7 @@ import {
 } from '../density';
 import { filterEvents, filterLists, flagsOf, selectInRange, weightPerStack } from '../filters';
 import { histogram, histogramOf } from '../histogram';
+import { threadTimes } from '../threadtime';
 import { buildProfile, type Ev } from './build';
 
 const types = [
@@ -233,6 +234,30 @@ describe('density', () => {
         }
       }
     }
+  });
+
+  it('sums each thread\'s waits in a range, overlapping waits of a kind once', () => {
+    const kinds = [...types, { name: 'jdk.ThreadPark', kind: 'park' as const }];
+    const q = buildProfile(kinds, threads, [
+      { type: 1, t: 0, thread: 0, stack: null, duration: 10 }, // lock 0–10
+      { type: 1, t: 5, thread: 0, stack: null, duration: 10 }, // lock 5–15: overlaps, 10–15 new
+      { type: 2, t: 12, thread: 0, stack: null, duration: 20 }, // park 12–32
+      { type: 1, t: 40, thread: 1, stack: null, duration: 5 }, // lock 40–45
+      { type: 0, t: 20, thread: 0, stack: 'run;a' },
+      { type: 0, t: 25, thread: 1, stack: 'run;a' },
+    ]);
+    const x = indexEvents(q);
+    const iv = intervals(q, x);
+    const f = filterEvents(q, { type: 0, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>() });
+    const cums = typeLists(q, x, 0).byThread.map((l) => cumulate(q, l, f.match, null));
+    const all = threadTimes(q, iv, cums, Uint8Array.from([1, 1]), 0, 100);
+    expect(all.map((r) => [r.thread, r.ms.lock, r.ms.park, r.blocked, r.matching])).toEqual([
+      [0, 15, 20, 35, 1],
+      [1, 5, 0, 5, 1],
+    ]);
+    // A range cuts the waits at its edges; a dropped thread is left out.
+    const cut = threadTimes(q, iv, cums, Uint8Array.from([1, 0]), 8, 20);
+    expect(cut.map((r) => [r.thread, r.ms.lock, r.ms.park, r.matching])).toEqual([[0, 7, 8, 1]]);
   });
 
   it('merges sorted lists into one, ties by index', () => {
