@@ -188,6 +188,12 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading }: Pr
 }
 
 const TIME_LABEL: Record<TimeKind, string> = { lock: 'Lock wait', park: 'Parked', sleep: 'Sleeping', io: 'I/O' };
+const TIME_TITLE: Record<TimeKind, string> = {
+  lock: 'Blocked entering a monitor (synchronized), or waiting in Object.wait',
+  park: 'Parked by LockSupport.park: java.util.concurrent locks, queues, futures',
+  sleep: 'In Thread.sleep',
+  io: 'In file or socket reads and writes',
+};
 
 /**
  * Where each thread's time went in the selection (or the whole recording): waiting on locks,
@@ -220,7 +226,7 @@ export function ThreadTimeTable({ profile, derived, state, dispatch, noun }: Pro
             <th>Thread</th>
             <th className="num">{noun}</th>
             {kinds.map((k) => (
-              <th key={k} className="num">
+              <th key={k} className="num" title={TIME_TITLE[k]}>
                 {TIME_LABEL[k]}
               </th>
             ))}
