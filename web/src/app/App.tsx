@@ -20,7 +20,7 @@ import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tabl
 import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, KIND_COLOR, KIND_LIGHT, THEME } from '../components/colors';
 import type { WeightMode } from '../profile-logic/filters';
-import { defaultEventType, eventChoices, useComparison, useDerived, type Derived } from './derive';
+import { defaultEventType, eventChoices, useComparison, useDerived, useSubjects, useThreadTimes, type Derived } from './derive';
 import { fingerprint } from './fingerprint';
 import { initialState, reducer, type Action, type ActiveView, type ViewState } from './state';
 import { stateFromUrl, urlFromState } from './url';
@@ -357,6 +357,8 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
     requestAnimationFrame(() => performance.mark('jfrscope:shown'));
   }, [profile]);
   const comparison = useComparison(profile, deferred, d, state.view === 'compare');
+  const subjects = useSubjects(profile, deferred, d, state.view === 'subjects');
+  const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
   // the flame graph's own scroll to its root, a passive effect, comes after it).
   const viewBody = useRef<HTMLDivElement>(null);
@@ -583,11 +585,11 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
               />
             )}
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} dispatch={dispatch} />}
-            {!type?.deferred && state.view === 'subjects' && (
-              <SubjectsTable profile={profile} derived={d} state={deferred} dispatch={dispatch} heading={subject.column} />
+            {!type?.deferred && state.view === 'subjects' && subjects && (
+              <SubjectsTable profile={profile} derived={d} state={deferred} dispatch={dispatch} heading={subject.column} rows={subjects} />
             )}
-            {!type?.deferred && state.view === 'threads' && (
-              <ThreadTimeTable profile={profile} derived={d} state={deferred} dispatch={dispatch} noun={noun} />
+            {!type?.deferred && state.view === 'threads' && threadTimes && (
+              <ThreadTimeTable profile={profile} derived={d} state={deferred} dispatch={dispatch} noun={noun} rows={threadTimes} />
             )}
             {!type?.deferred && state.view === 'compare' && (
               <CompareView profile={profile} comparison={comparison} state={state} dispatch={dispatch} mode={d.weightMode} />

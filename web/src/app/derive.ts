@@ -35,6 +35,8 @@ import {
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import { formatWeight } from '../profile-logic/format';
+import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
+import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import type { Profile } from '../profile-logic/profile';
 import type { ViewState } from './state';
 
@@ -197,4 +199,22 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, d.weights, d.totalWeight, d.weightMode, baseWeights, s.compareAs, s.inverted]);
   return useMemo(() => (rises ? { rises, tree } : null), [rises, tree]);
+}
+
+/** The selection by subject, or by object instance for lock waits and parks (the subjects view). */
+export function useSubjects(profile: Profile, s: ViewState, d: Derived, enabled: boolean): SubjectRow[] | null {
+  const byInstance = hasInstances(profile.eventTypes[d.typeIndex]?.kind) && s.subjectBy === 'instance';
+  return useMemo(
+    () => (enabled ? subjectsInRange(profile, d.density.parts, s.range, d.weightMode, byInstance) : null),
+    [profile, d.density, s.range, d.weightMode, byInstance, enabled],
+  );
+}
+
+/** Each kept thread's time in waits within the selection, or the whole recording (thread time). */
+export function useThreadTimes(profile: Profile, s: ViewState, d: Derived, enabled: boolean): ThreadTime[] | null {
+  const [from, to] = s.range ?? [0, profile.info.durationMs];
+  return useMemo(
+    () => (enabled ? threadTimes(profile, d.intervals, d.density.byThread, d.filtered.threads, from, to) : null),
+    [profile, d.intervals, d.density, d.filtered, from, to, enabled],
+  );
 }

@@ -2,14 +2,14 @@
  * Top methods (self and total), the sandwich of one method, what the selection waits on or
  * touches (subjects), and where each thread's time went.
  */
-import { useMemo, type Dispatch } from 'react';
+import type { Dispatch } from 'react';
 import type { Action, ViewState } from '../app/state';
 import type { Derived } from '../app/derive';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
-import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
-import { threadTimes, TIME_KINDS, type TimeKind } from '../profile-logic/threadtime';
+import { hasInstances, type SubjectRow } from '../profile-logic/subjects';
+import { TIME_KINDS, type ThreadTime, type TimeKind } from '../profile-logic/threadtime';
 
 interface Props {
   profile: Profile;
@@ -122,13 +122,9 @@ function rowFilter(r: SubjectRow, cls: string): string {
  * and parks by instance: events, distinct threads and weight. Choosing a row filters to it;
  * choosing it again clears the filter.
  */
-export function SubjectsTable({ profile, derived, state, dispatch, heading }: Props & { heading: string }) {
+export function SubjectsTable({ profile, derived, state, dispatch, heading, rows }: Props & { heading: string; rows: SubjectRow[] }) {
   const instances = hasInstances(profile.eventTypes[derived.typeIndex]?.kind);
   const byInstance = instances && state.subjectBy === 'instance';
-  const rows = useMemo(
-    () => subjectsInRange(profile, derived.density.parts, state.range, derived.weightMode, byInstance),
-    [profile, derived.density, state.range, derived.weightMode, byInstance],
-  );
   const total = derived.totalWeight;
   const choose = (re: string) => dispatch({ type: 'set', patch: { subjectFilter: state.subjectFilter === re ? '' : re } });
   return (
@@ -200,12 +196,8 @@ const TIME_TITLE: Record<TimeKind, string> = {
  * parked, sleeping, in I/O, next to its matching events of the selected type. Choosing a
  * thread filters to it; choosing it again clears the filter.
  */
-export function ThreadTimeTable({ profile, derived, state, dispatch, noun }: Props & { noun: string }) {
-  const [from, to] = state.range ?? [0, Math.max(profile.info.durationMs, 0)];
-  const rows = useMemo(
-    () => threadTimes(profile, derived.intervals, derived.density.byThread, derived.filtered.threads, from, to),
-    [profile, derived.intervals, derived.density, derived.filtered, from, to],
-  );
+export function ThreadTimeTable({ profile, derived, state, dispatch, noun, rows }: Props & { noun: string; rows: ThreadTime[] }) {
+  const [from, to] = state.range ?? [0, profile.info.durationMs];
   const kinds = TIME_KINDS.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
   const waiting = profile.eventTypes.filter((t) => t.deferred && (TIME_KINDS as readonly string[]).includes(t.kind));
   const span = Math.max(to - from, 1e-9);
