@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { resolve } from 'node:path';
-import { clickBusiestPoint, corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, settled, shot, spikeWindows } from './helpers';
+import { clickBusiestPoint, corpus, hasCorpus, matchingSpan, readHistogram, root, selectRange, selectedCounts, settled, shot, spikeWindows, status } from './helpers';
 
 test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   const errors: string[] = [];
@@ -36,6 +36,26 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   });
   const total = h.matching.reduce((a, b) => a + b, 0);
   expect(inSpikes / total).toBeGreaterThan(0.7);
+
+  // Next spike walks the selection from burst to burst of matching samples, and back.
+  const selected = async (): Promise<[number, number]> => {
+    const m = /range ([\d.]+)–([\d.]+) s/.exec(await status(page));
+    expect(m, 'a range is selected').not.toBeNull();
+    return [Number(m![1]) * 1000, Number(m![2]) * 1000];
+  };
+  const overlaps = (a: [number, number], b: [number, number]) => a[0] < b[1] && b[0] < a[1];
+  await page.getByRole('button', { name: 'Next spike' }).click();
+  const firstSpike = await selected();
+  expect(spikes.some((w) => overlaps(firstSpike, w))).toBe(true);
+  expect((await selectedCounts(page))[0]).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Next spike' }).click();
+  const second = await selected();
+  expect(second[0]).toBeGreaterThan(firstSpike[1] - 1);
+  expect(spikes.some((w) => overlaps(second, w))).toBe(true);
+  expect((await selectedCounts(page))[0]).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Previous spike' }).click();
+  expect(await selected()).toEqual(firstSpike);
+  await page.getByRole('button', { name: 'Clear selection' }).click();
 
   // Lock waits tell the same story: switch to monitor-enter events.
   await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');

@@ -10,6 +10,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
 import { formatClock, formatCount, formatPercent, formatWeight } from '../profile-logic/format';
+import { nextSpike } from '../profile-logic/histogram';
 import type { Profile } from '../profile-logic/profile';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
@@ -281,7 +282,7 @@ export function App() {
               <dt>Pan</dt>
               <dd>drag the time axis, shift+drag, shift+wheel, or ← →</dd>
               <dt>Keys</dt>
-              <dd>0 whole recording · Enter select the visible window · Esc clear the selection</dd>
+              <dd>0 whole recording · Enter select the visible window · ] and [ next and previous spike of matching events · Esc clear the selection</dd>
               <dt>Threads</dt>
               <dd>right-click a lane name to hide it, or use the Threads menu</dd>
               <dt>Details</dt>
@@ -370,6 +371,10 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
+  const goSpike = (dir: 1 | -1) => {
+    const r = nextSpike(d.spikes, state.range, dir);
+    if (r) set({ range: r });
+  };
   const type = profile.eventTypes[d.typeIndex];
   const selected = d.selectedCount;
   const noun = type ? (KIND_NOUN[type.kind] ?? `${type.label} events`) : '';
@@ -488,6 +493,17 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
                 Use as baseline
               </button>
             </>
+          )}
+          {d.spikes.length > 0 && (
+            <span className="spike-nav" title="Spikes of matching events: select the previous or next one (also [ and ] on the timeline)">
+              <button type="button" aria-label="Previous spike" onClick={() => goSpike(-1)}>
+                ◀
+              </button>
+              <span>{d.spikes.length === 1 ? '1 spike' : `${d.spikes.length} spikes`}</span>
+              <button type="button" aria-label="Next spike" onClick={() => goSpike(1)}>
+                ▶
+              </button>
+            </span>
           )}
           <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
             <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />

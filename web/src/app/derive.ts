@@ -35,6 +35,7 @@ import {
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import { formatWeight } from '../profile-logic/format';
+import { histogramOf, spikeRanges } from '../profile-logic/histogram';
 import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import type { Profile } from '../profile-logic/profile';
@@ -56,6 +57,8 @@ export interface Derived {
   intervals: Intervals;
   /** GC events (no thread, with a duration) in start order. */
   gc: Int32Array;
+  /** Time ranges where matching events spike, in order. */
+  spikes: [number, number][];
   lanes: Lane[];
   /** Matching events of the type in the range. */
   selectedCount: number;
@@ -146,6 +149,13 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     }),
     [lists, density],
   );
+  // Spikes of matching events over the whole recording, for next/previous spike: about four
+  // matching events per bucket on average (20 to 200 buckets), so a few sparse events make no spike.
+  const spikes = useMemo(() => {
+    const matching = density.parts.reduce((a, c) => a + c.match[c.list.length], 0);
+    const buckets = Math.max(20, Math.min(200, Math.round(matching / 4)));
+    return spikeRanges(histogramOf(profile, density.parts, 0, Math.max(profile.info.durationMs, 1), buckets));
+  }, [profile, density]);
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
@@ -164,7 +174,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
-  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects };
+  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects };
 }
 
 export interface Comparison {

@@ -20,7 +20,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
 import type { Derived } from '../app/derive';
 import type { Action, ViewState } from '../app/state';
-import { histogramOf } from '../profile-logic/histogram';
+import { histogramOf, nextSpike } from '../profile-logic/histogram';
 import { addColumns, clearColumns, firstAtOrAfter, firstReaching, gallopAtOrAfter, newColumns, type Columns } from '../profile-logic/density';
 import type { Profile } from '../profile-logic/profile';
 import { formatClock, formatCount, formatDate, formatMs, formatTime } from '../profile-logic/format';
@@ -578,6 +578,10 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
     else if (ev.key === 'ArrowRight') setViewport(vp[0] + span * 0.2, vp[1] + span * 0.2);
     else if (ev.key === '0') dispatch({ type: 'set', patch: { viewport: null } });
     else if (ev.key === 'Enter') dispatch({ type: 'set', patch: { range: [vp[0], vp[1]] } });
+    else if (ev.key === ']' || ev.key === '[') {
+      const r = nextSpike(derived.spikes, state.range, ev.key === ']' ? 1 : -1);
+      if (r) dispatch({ type: 'set', patch: { range: r } });
+    }
     else if (ev.key === 'Escape') {
       dispatch({ type: 'set', patch: { range: null } });
       onSelectEvent(null);
@@ -591,7 +595,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
       ref={wrap}
       tabIndex={0}
       onKeyDown={onKey}
-      aria-label="Timeline: + and − zoom, arrows pan, 0 shows everything, Enter selects the visible window, Escape clears the selection"
+      aria-label="Timeline: + and − zoom, arrows pan, 0 shows everything, Enter selects the visible window, ] and [ select the next or previous spike, Escape clears the selection"
       role="region"
     >
       <canvas

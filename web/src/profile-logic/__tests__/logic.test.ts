@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { callTree, diffTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
 import { compileRegex, filterEvents, flagsOf, selectInRange, weightPerStack } from '../filters';
-import { histogram, spikes } from '../histogram';
+import { histogram, nextSpike, spikeRanges, spikes } from '../histogram';
 import { cumulate, eventsOf, eventsOfType, indexEvents, typeLists } from '../density';
 import { buildLanes, groupKey, lowerBound, threadCounts } from '../lanes';
 import { compareMethods, sandwich, topMethods } from '../methods';
@@ -275,5 +275,33 @@ describe('timeline', () => {
       'run;serve;parse;skipBytes 2',
       'run;serve;read;NativeThreadSet.add 2',
     ]);
+  });
+});
+
+describe('spikes', () => {
+  const h = (matching: number[]) => ({ from: 0, to: matching.length * 10, matching: Float64Array.from(matching), other: new Float64Array(matching.length) });
+
+  it('turns runs of spike buckets into ranges, bridging a one-bucket gap, a bucket wider each side', () => {
+    //            0  1  2  3  4  5  6  7  8  9 10 11
+    const hist = h([1, 0, 9, 8, 0, 9, 1, 0, 0, 0, 9, 1]);
+    expect(spikeRanges(hist)).toEqual([
+      [10, 70],
+      [90, 120],
+    ]);
+    expect(spikeRanges(h([0, 0, 0]))).toEqual([]);
+  });
+
+  it('steps to the next and previous spike from the selection', () => {
+    const r: [number, number][] = [
+      [10, 70],
+      [90, 120],
+    ];
+    expect(nextSpike(r, null, 1)).toEqual([10, 70]);
+    expect(nextSpike(r, null, -1)).toEqual([90, 120]);
+    expect(nextSpike(r, [10, 70], 1)).toEqual([90, 120]);
+    expect(nextSpike(r, [90, 120], 1)).toBeNull();
+    expect(nextSpike(r, [90, 120], -1)).toEqual([10, 70]);
+    expect(nextSpike(r, [75, 80], -1)).toEqual([10, 70]);
+    expect(nextSpike(r, [75, 80], 1)).toEqual([90, 120]);
   });
 });
