@@ -392,9 +392,9 @@ function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, r
           : ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s`
         : '')
     : 'This recording has no events with stacks.';
-  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string, shown = label) => (
+  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
-      <span>{shown}</span>
+      <span>{label}</span>
       <input
         type="search"
         aria-label={label}

@@ -12,6 +12,7 @@ import {
   compileRegex,
   filterLists,
   flagsOf,
+  hasInstances,
   weightModeOf,
   type Filtered,
   type RegexResult,
@@ -36,7 +37,7 @@ import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes
 import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
 import { formatWeight } from '../profile-logic/format';
 import { histogramOf, spikeRanges } from '../profile-logic/histogram';
-import { hasInstances, subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
+import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import type { Profile } from '../profile-logic/profile';
 import type { ViewState } from './state';
@@ -204,10 +205,10 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
   );
   const tree = useMemo(() => {
     if (!baseWeights || s.compareAs !== 'flame') return null;
-    const build = s.inverted ? invertedTree : callTree;
-    const t = diffTree(build(profile, d.weights, `selection · ${formatWeight(d.totalWeight, d.weightMode)}`), build(profile, baseWeights, 'baseline'));
-    return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
-  }, [profile, d.weights, d.totalWeight, d.weightMode, baseWeights, s.compareAs, s.inverted]);
+    // The selection's tree is d.tree (built with the same weights and direction), renamed.
+    const base = (s.inverted ? invertedTree : callTree)(profile, baseWeights, 'baseline');
+    return { ...diffTree(d.tree, base), name: `selection · ${formatWeight(d.totalWeight, d.weightMode)}` };
+  }, [profile, d.tree, d.totalWeight, d.weightMode, baseWeights, s.compareAs, s.inverted]);
   return useMemo(() => (rises ? { rises, tree } : null), [rises, tree]);
 }
 

@@ -10,7 +10,7 @@ import type { WeightMode } from '../profile-logic/filters';
 import type { Rise } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
 import { FlameGraph } from './FlameGraph';
-import { SortHeader } from './Tables';
+import { Segmented, SortHeader } from './Tables';
 
 interface Props {
   profile: Profile;
@@ -36,14 +36,16 @@ export function CompareView({ profile, comparison, state, dispatch, mode }: Prop
   const against = state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it';
   return (
     <div>
-      <div className="compare-bar">
-        <div role="radiogroup" aria-label="Show the comparison as" className="segmented">
-          {(['table', 'flame'] as const).map((v) => (
-            <button key={v} type="button" role="radio" aria-checked={state.compareAs === v} onClick={() => set({ compareAs: v })}>
-              {v === 'table' ? 'Methods' : 'Flame graph'}
-            </button>
-          ))}
-        </div>
+      <div className="view-bar">
+        <Segmented
+          label="Show the comparison as"
+          value={state.compareAs}
+          options={[
+            ['table', 'Methods'],
+            ['flame', 'Flame graph'],
+          ]}
+          onChange={(compareAs) => set({ compareAs })}
+        />
         <p className="hint">
           {state.compareAs === 'flame' ? (
             <>

@@ -20,6 +20,7 @@ export function EventPanel({ profile, event, clock, onClose }: { profile: Profil
   }, [profile, event]);
   const e = profile.events;
   const type = profile.eventTypes[e.type[event]];
+  const subject = subjectText(profile, event);
   // Leaf first, with line numbers and frame kinds.
   const frames: { name: string; line: number; kind: number }[] = [];
   for (let st = e.stack[event]; st >= 0; st = profile.stacks.prefix[st]) {
@@ -39,10 +40,10 @@ export function EventPanel({ profile, event, clock, onClose }: { profile: Profil
         {e.duration[event] > 0 ? ` for ${formatMs(e.duration[event])}` : ''}
         <br />
         thread {e.thread[event] >= 0 ? profile.strings[profile.threads.name[e.thread[event]]] : '–'}
-        {subjectText(profile, event) !== null && (
+        {subject !== null && (
           <>
             <br />
-            {subjectText(profile, event)}
+            {subject}
           </>
         )}
       </p>

@@ -8,8 +8,10 @@ import type { Derived } from '../app/derive';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
 import { sandwich } from '../profile-logic/methods';
 import type { Profile } from '../profile-logic/profile';
-import { hasInstances, type SubjectRow } from '../profile-logic/subjects';
-import { TIME_KINDS, type ThreadTime, type TimeKind } from '../profile-logic/threadtime';
+import { hasInstances } from '../profile-logic/filters';
+import type { SubjectRow } from '../profile-logic/subjects';
+import { INTERVAL_KIND_LIST, type IntervalKind } from '../profile-logic/density';
+import type { ThreadTime } from '../profile-logic/threadtime';
 
 interface Props {
   profile: Profile;
@@ -130,14 +132,16 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading, rows
   return (
     <div>
       {instances && (
-        <div className="compare-bar">
-          <div role="radiogroup" aria-label="Rows by" className="segmented">
-            {(['class', 'instance'] as const).map((v) => (
-              <button key={v} type="button" role="radio" aria-checked={state.subjectBy === v} onClick={() => dispatch({ type: 'set', patch: { subjectBy: v } })}>
-                {v === 'class' ? 'By class' : 'By instance'}
-              </button>
-            ))}
-          </div>
+        <div className="view-bar">
+          <Segmented
+            label="Rows by"
+            value={state.subjectBy}
+            options={[
+              ['class', 'By class'],
+              ['instance', 'By instance'],
+            ]}
+            onChange={(subjectBy) => dispatch({ type: 'set', patch: { subjectBy } })}
+          />
           <p className="hint">
             {byInstance
               ? 'Each object by its address when the event was recorded (a moving collector can show one object at two addresses).'
@@ -183,8 +187,8 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading, rows
   );
 }
 
-const TIME_LABEL: Record<TimeKind, string> = { lock: 'Lock wait', park: 'Parked', sleep: 'Sleeping', io: 'I/O' };
-const TIME_TITLE: Record<TimeKind, string> = {
+const TIME_LABEL: Record<IntervalKind, string> = { lock: 'Lock wait', park: 'Parked', sleep: 'Sleeping', io: 'I/O' };
+const TIME_TITLE: Record<IntervalKind, string> = {
   lock: 'Blocked entering a monitor (synchronized), or waiting in Object.wait',
   park: 'Parked by LockSupport.park: java.util.concurrent locks, queues, futures',
   sleep: 'In Thread.sleep',
@@ -198,8 +202,8 @@ const TIME_TITLE: Record<TimeKind, string> = {
  */
 export function ThreadTimeTable({ profile, derived, state, dispatch, noun, rows }: Props & { noun: string; rows: ThreadTime[] }) {
   const [from, to] = state.range ?? [0, profile.info.durationMs];
-  const kinds = TIME_KINDS.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
-  const waiting = profile.eventTypes.filter((t) => t.deferred && (TIME_KINDS as readonly string[]).includes(t.kind));
+  const kinds = INTERVAL_KIND_LIST.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
+  const waiting = profile.eventTypes.filter((t) => t.deferred && (INTERVAL_KIND_LIST as readonly string[]).includes(t.kind));
   const span = Math.max(to - from, 1e-9);
   const choose = (name: string) => {
     const re = `^${escapeRegex(name)}$`;
@@ -247,6 +251,19 @@ export function ThreadTimeTable({ profile, derived, state, dispatch, noun, rows 
           })}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** A choice of a few, as a row of radio buttons. */
+export function Segmented<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: [T, string][]; onChange: (v: T) => void }) {
+  return (
+    <div role="radiogroup" aria-label={label} className="segmented">
+      {options.map(([v, text]) => (
+        <button key={v} type="button" role="radio" aria-checked={value === v} onClick={() => onChange(v)}>
+          {text}
+        </button>
+      ))}
     </div>
   );
 }

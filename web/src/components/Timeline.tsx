@@ -532,7 +532,7 @@ export function Timeline({ profile, derived, state, dispatch, selectedEvent, onS
             : {
                 x: ev.clientX,
                 y: ev.clientY,
-                lines: [`GC pause at ${formatTime(e.start[gc], clock)}, lasting ${formatMs(e.duration[gc])}`, e.subject[gc] >= 0 ? profile.strings[e.subject[gc]] : ''],
+                lines: [`GC pause at ${formatTime(e.start[gc], clock)}, lasting ${formatMs(e.duration[gc])}`, subjectText(profile, gc) ?? ''],
               },
         );
       }

@@ -27,6 +27,9 @@ export interface GroupDecoder {
   rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (piece: PartColumns, last: boolean) => void): Promise<void>;
 }
 
+/** Bytes of columns per event row in the page (docs/columns.md). */
+const ROW_BYTES = 58;
+
 /**
  * Rows a page holds at most, of all rounds together: 58 B each, 2.3 GB of columns, and up to
  * twice that for the moment a round merges into a new set. A type that would pass it stays in
@@ -38,7 +41,7 @@ export const MAX_ROWS = 40_000_000;
 export class RowLimitError extends Error {
   constructor(types: { name: string; count: number }[], have: number, limit: number) {
     const more = types.reduce((a, t) => a + t.count, 0);
-    const gb = (rows: number) => (rows * 58 >= 1e9 ? `${((rows * 58) / 1e9).toFixed(1)} GB` : `${Math.ceil((rows * 58) / 1e6)} MB`);
+    const gb = (rows: number) => (rows * ROW_BYTES >= 1e9 ? `${((rows * ROW_BYTES) / 1e9).toFixed(1)} GB` : `${Math.ceil((rows * ROW_BYTES) / 1e6)} MB`);
     const names = types.map((t) => t.name).join(', ');
     super(
       `${names} ${types.length === 1 ? 'has' : 'have'} ${more.toLocaleString('en-US')} events: with the ${have.toLocaleString('en-US')} rows already decoded ` +

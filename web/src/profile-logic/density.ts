@@ -13,7 +13,7 @@
  * Interval events (lock waits, parks, sleeps, I/O) keep their own per-thread lists with a running
  * maximum of their ends, so the first bar reaching into a window is found by binary search too.
  */
-import type { WeightMode } from './filters';
+import { eventWeight, type WeightMode } from './filters';
 import type { EventKind, IndexIntoEvents, IndexIntoEventTypes, Profile } from './profile';
 
 /**
@@ -371,7 +371,11 @@ export interface Intervals {
   types: IndexIntoEventTypes[];
 }
 
-export const INTERVAL_KINDS: ReadonlySet<EventKind> = new Set(['lock', 'park', 'sleep', 'io']);
+/** Kinds drawn as bars with their duration (lock waits, parks, sleeps, I/O). */
+export const INTERVAL_KIND_LIST = ['lock', 'park', 'sleep', 'io'] as const;
+export type IntervalKind = (typeof INTERVAL_KIND_LIST)[number];
+export const INTERVAL_KINDS: ReadonlySet<EventKind> = new Set(INTERVAL_KIND_LIST);
+
 
 export function intervals(profile: Profile, index: ThreadIndex): Intervals {
   const { start, duration } = profile.events;
@@ -467,7 +471,7 @@ export function selectInRanges(profile: Profile, cums: readonly Cumulative[], ra
 export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null, mode: WeightMode): Float64Array {
   const out = new Float64Array(profile.stacks.length + 1);
   const none = profile.stacks.length;
-  const { stack, weight, duration } = profile.events;
+  const { stack } = profile.events;
   for (const cum of cums) {
     const [lo, hi] = rangePositions(profile, cum.list, range);
     const list = cum.list;
@@ -476,7 +480,7 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
       if (m[k + 1] === m[k]) continue;
       const i = list[k];
       const s = stack[i];
-      out[s >= 0 ? s : none] += mode === 'duration' ? duration[i] : mode === 'events' ? 1 : weight[i];
+      out[s >= 0 ? s : none] += eventWeight(profile, i, mode);
     }
   }
   return out;

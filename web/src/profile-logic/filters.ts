@@ -6,9 +6,8 @@
  *
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
-import type { IndexIntoEventTypes, Profile } from './profile';
+import type { EventKind, IndexIntoEventTypes, Profile } from './profile';
 import type { Cumulative } from './density';
-import { hasInstances, instanceText } from './subjects';
 
 export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
 
@@ -58,6 +57,16 @@ export function threadsMatching(profile: Profile, re: RegExp | null, hidden: Rea
     out[t] = !hidden.has(name) && (re === null || re.test(name)) ? 1 : 0;
   }
   return out;
+}
+
+/** Kinds whose events name an object instance (by address) as well as its class. */
+export function hasInstances(kind: EventKind | undefined): boolean {
+  return kind === 'lock' || kind === 'park';
+}
+
+/** "class @ 0xaddress" of an address that is there, else the class. */
+export function instanceText(cls: string, address: number): string {
+  return Number.isFinite(address) && address > 0 ? `${cls} @ 0x${address.toString(16)}` : cls;
 }
 
 export interface FilterSpec {

@@ -8,18 +8,8 @@
  * for them. (A moving collector can relocate an object, so one lock may show at two addresses.)
  */
 import { rangePositions, type Cumulative } from './density';
-import type { WeightMode } from './filters';
-import type { EventKind, IndexIntoEvents, Profile } from './profile';
-
-/** Kinds whose events name an object instance (by address) as well as its class. */
-export function hasInstances(kind: EventKind | undefined): boolean {
-  return kind === 'lock' || kind === 'park';
-}
-
-/** "class @ 0xaddress" of an address that is there, else the class. */
-export function instanceText(cls: string, address: number): string {
-  return Number.isFinite(address) && address > 0 ? `${cls} @ 0x${address.toString(16)}` : cls;
-}
+import { eventWeight, hasInstances, instanceText, type WeightMode } from './filters';
+import type { IndexIntoEvents, Profile } from './profile';
 
 /** The subject as the filter reads it: with the instance for lock waits and parks; null if none. */
 export function subjectText(profile: Profile, i: IndexIntoEvents): string | null {
@@ -54,7 +44,7 @@ export function subjectsInRange(
   byInstance = false,
   unthreaded = cums.length - 1,
 ): SubjectRow[] {
-  const { subject, weight, duration, value } = profile.events;
+  const { subject, value } = profile.events;
   type Acc = SubjectRow & { part: number };
   const rows = new Map<number, Map<number, Acc>>();
   cums.forEach((cum, part) => {
@@ -70,7 +60,7 @@ export function subjectsInRange(
       let r = bySubject.get(a);
       if (!r) bySubject.set(a, (r = { subject: s, address: a, label: '', events: 0, weight: 0, threads: 0, part: -1 }));
       r.events++;
-      r.weight += mode === 'duration' ? duration[i] : mode === 'events' ? 1 : weight[i];
+      r.weight += eventWeight(profile, i, mode);
       if (r.part !== part && part !== unthreaded) {
         r.part = part;
         r.threads++;

@@ -3,18 +3,15 @@
  * did I/O (the interval events on its lane), next to its matching events of the selected type.
  * Intervals of one kind that overlap (a read inside a read) count once.
  */
-import { countInRange, firstReaching, type Cumulative, type Intervals } from './density';
+import { countInRange, firstReaching, INTERVAL_KINDS, type Cumulative, type IntervalKind, type Intervals } from './density';
 import type { EventKind, Profile } from './profile';
-
-export const TIME_KINDS = ['lock', 'park', 'sleep', 'io'] as const;
-export type TimeKind = (typeof TIME_KINDS)[number];
 
 export interface ThreadTime {
   thread: number;
   /** Matching events of the selected type that start in the range. */
   matching: number;
   /** ms of the range covered by each kind's intervals. */
-  ms: Record<TimeKind, number>;
+  ms: Record<IntervalKind, number>;
   /** The sum of `ms`. */
   blocked: number;
 }
@@ -36,15 +33,15 @@ export function threadTimes(
   const out: ThreadTime[] = [];
   for (let t = 0; t < profile.threads.length; t++) {
     if (!threads[t]) continue;
-    const ms: Record<TimeKind, number> = { lock: 0, park: 0, sleep: 0, io: 0 };
+    const ms: Record<IntervalKind, number> = { lock: 0, park: 0, sleep: 0, io: 0 };
     // Per kind, how far the range is already covered (overlapping intervals count once).
-    const covered: Record<TimeKind, number> = { lock: from, park: from, sleep: from, io: from };
+    const covered: Record<IntervalKind, number> = { lock: from, park: from, sleep: from, io: from };
     const list = iv.byThread[t];
     for (let k = firstReaching(iv, t, from); k < list.length; k++) {
       const i = list[k];
       if (start[i] > to) break;
-      const kind = kindOf[type[i]] as TimeKind;
-      if (!(kind in ms)) continue;
+      if (!INTERVAL_KINDS.has(kindOf[type[i]])) continue;
+      const kind = kindOf[type[i]] as IntervalKind;
       const a = Math.max(start[i], covered[kind]);
       const b = Math.min(start[i] + duration[i], to);
       if (b > a) {
