@@ -1,203 +1,24 @@
 //! Event decoding: turns each chunk's events of known kinds into rows of the columns, resolving
 //! threads, stacks, classes and strings from the chunk's pools on first use.
 //!
-//! Each event class gets a plan once per chunk: one [`Role`] per field, chosen by field name.
-//! Decoding an event is then a walk over its fields that reads what a role asks for and skips
-//! the rest. Unwanted event types are skipped by their size prefix without being looked at.
+//! ```text
+//! event := size typeId field*        e.g. 07 14 | 85 2b | 01 | 03 | 01   (size 7, type 20,
+//!                                     startTime 5,509, thread 1, stack 3, state 1; compressed)
+//! ```
+//! Each event class gets a [`Plan`] once per chunk (plan.rs). Decoding an event is then a walk
+//! over its fields that reads what a role asks for and skips the rest; [`decode_fast`] does the
+//! same for the common layouts a word at a time. Unwanted event types are skipped by their size
+//! prefix without being looked at.
 
 use crate::chunk::{Chunk, Scalar, ABSENT};
-use crate::columns::{EventKind, FrameKind, NONE};
+use crate::columns::{EventKind, NONE};
 use crate::error::Result;
-use crate::metadata::Prim;
+use crate::plan::{fast_plan, plan_steps, Fast, FastPlan, Head, Plan, Role, Step};
 use crate::reader::{pack_groups, varint_in_word, RawStr, Reader};
+use crate::resolve::{Cached, Resolver};
+use crate::sink::{RowSink, BATCH};
 use crate::Recording;
 use rustc_hash::FxHashMap;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum Role {
-    Skip,
-    StartTime,
-    Duration,
-    EventThread,
-    SampledThread,
-    Stack,
-    State,
-    Samples,
-    AllocSize,
-    TlabSize,
-    WeightField,
-    SubjectClass,
-    SubjectStr,
-    Host,
-    Port,
-    Value,
-    Peer,
-    ThreadField,
-}
-
-fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
-    match field {
-        "startTime" => return Role::StartTime,
-        "duration" => return Role::Duration,
-        "eventThread" => return Role::EventThread,
-        "stackTrace" => return Role::Stack,
-        "sampledThread" => return Role::SampledThread,
-        "state" => return Role::State,
-        _ => {}
-    }
-    match (kind, field) {
-        (EventKind::Wall, "samples") => Role::Samples,
-        (EventKind::Lock, "monitorClass") | (EventKind::Park, "parkedClass") | (EventKind::Alloc, "objectClass") => {
-            Role::SubjectClass
-        }
-        (EventKind::Lock | EventKind::Park, "address") => Role::Value,
-        (EventKind::Lock, "previousOwner" | "notifier") => Role::Peer,
-        (EventKind::Sleep, "time") => Role::Value,
-        (EventKind::Io, "path") => Role::SubjectStr,
-        (EventKind::Io, "host") => Role::Host,
-        (EventKind::Io, "address") => Role::Host,
-        (EventKind::Io, "port") => Role::Port,
-        (EventKind::Io, "bytesRead" | "bytesWritten") => Role::Value,
-        (EventKind::Alloc, "allocationSize") => Role::AllocSize,
-        (EventKind::Alloc, "tlabSize") => Role::TlabSize,
-        (EventKind::Alloc, "weight") if type_name == "jdk.ObjectAllocationSample" => Role::WeightField,
-        (EventKind::Gc, "name") => Role::SubjectStr,
-        (EventKind::Gc, "gcId") => Role::Value,
-        (EventKind::Thread, "thread") => Role::ThreadField,
-        _ => Role::Skip,
-    }
-}
-
-struct Plan {
-    ty: u32,
-    kind: EventKind,
-    /// Index of the event's class in the metadata.
-    class: usize,
-    /// The leading fields most event types share, read without going through `steps`.
-    head: Head,
-    /// Per field after those (runs of skipped fields merged into one step): what to do and
-    /// how to read it.
-    steps: Vec<Step>,
-    /// Skip programs of runs of unwanted fields that are more than integers or bytes.
-    skips: Vec<Vec<crate::chunk::Op>>,
-    /// How [`decode_fast`] reads its events, when it can.
-    fast: Option<FastPlan>,
-}
-
-/// Which of startTime, duration, a thread and a stack trace (compressed, in this order) an
-/// event type's fields start with: most types do, and these are read without dispatch.
-#[derive(Default)]
-struct Head {
-    start: bool,
-    duration: bool,
-    /// Whether the thread is the sampled thread (else the event thread), and its class.
-    thread: Option<(bool, usize)>,
-    /// The stack trace class.
-    stack: Option<usize>,
-}
-
-impl Head {
-    /// Take the steps a head reads off the front of `steps`.
-    fn split(steps: &mut Vec<Step>) -> Head {
-        let mut h = Head::default();
-        let mut n = 0;
-        if let Some(Step::Varint(Role::StartTime)) = steps.get(n) {
-            h.start = true;
-            n += 1;
-        }
-        if let Some(Step::Varint(Role::Duration)) = steps.get(n) {
-            h.duration = true;
-            n += 1;
-        }
-        if let Some(&Step::Ref(role @ (Role::EventThread | Role::SampledThread), class)) = steps.get(n) {
-            h.thread = Some((role == Role::SampledThread, class as usize));
-            n += 1;
-        }
-        if let Some(&Step::Ref(Role::Stack, class)) = steps.get(n) {
-            h.stack = Some(class as usize);
-            n += 1;
-        }
-        steps.drain(..n);
-        h
-    }
-}
-
-/// How one field is read: compressed integers and references straight from the varint, inline
-/// strings by their encoding, a run of unwanted fields by one skip (a compiled program when it
-/// is more than integers or bytes), anything else through `read_scalar`.
-/// Small and flat (class and field numbers as `u32`, skip programs kept aside in
-/// [`Plan::skips`]) so that dispatching on it is one byte compare.
-#[derive(Clone, Copy)]
-enum Step {
-    SkipVarints(u32),
-    SkipBytes(u32),
-    /// Index in [`Plan::skips`].
-    Skip(u32),
-    Varint(Role),
-    Ref(Role, u32),
-    Str(Role),
-    /// Field index.
-    Generic(Role, u32),
-}
-
-/// The steps of event class `class`, and the skip programs they refer to.
-fn plan_steps(chunk: &Chunk<'_>, class: usize, kind: EventKind) -> (Vec<Step>, Vec<Vec<crate::chunk::Op>>) {
-    use crate::chunk::Op;
-    let md = &chunk.md;
-    let c = &md.classes[class];
-    let compressed = chunk.header.compressed;
-    let mut steps: Vec<Step> = Vec::new();
-    let mut skips: Vec<Vec<Op>> = Vec::new();
-    let mut skip: Vec<Op> = Vec::new();
-    let mut flush = |skip: &mut Vec<Op>, steps: &mut Vec<Step>| {
-        let ops = std::mem::take(skip);
-        match ops[..] {
-            [] => {}
-            [Op::Varints(n)] => steps.push(Step::SkipVarints(n)),
-            [Op::Bytes(n)] => steps.push(Step::SkipBytes(n)),
-            _ => {
-                steps.push(Step::Skip(skips.len() as u32));
-                skips.push(ops);
-            }
-        }
-    };
-    for (i, f) in c.fields.iter().enumerate() {
-        let role = role_of(kind, &c.name, &f.name);
-        if role == Role::Skip {
-            let mut single = Vec::new();
-            crate::chunk::compile_single(md, compressed, f, 0, &mut single);
-            if f.array {
-                skip.push(Op::Array(single.into_boxed_slice()));
-            } else {
-                // Integers of consecutive fields merge into one skip (an overrun fails at the
-                // end of the event either way); bytes do not (where it fails would move).
-                for op in single {
-                    match (skip.last_mut(), &op) {
-                        (Some(Op::Varints(a)), Op::Varints(b)) => *a += b,
-                        _ => skip.push(op),
-                    }
-                }
-            }
-            continue;
-        }
-        flush(&mut skip, &mut steps);
-        let prim = md.classes[f.class].prim;
-        steps.push(if f.array {
-            Step::Generic(role, i as u32)
-        } else if f.cpool && compressed {
-            Step::Ref(role, f.class as u32)
-        } else if compressed && matches!(prim, Some(Prim::Long) | Some(Prim::Int) | Some(Prim::Short)) {
-            Step::Varint(role)
-        } else if !f.cpool && prim == Some(Prim::String) {
-            Step::Str(role)
-        } else {
-            Step::Generic(role, i as u32)
-        });
-    }
-    flush(&mut skip, &mut steps);
-    (steps, skips)
-}
 
 /// Types whose events feed the recording's description.
 const INFO_TYPES: [&str; 5] =
@@ -391,17 +212,17 @@ impl Row {
         match (role, s) {
             (Role::StartTime, Scalar::Int(t)) => self.start = t,
             (Role::Duration, Scalar::Int(t)) => self.duration = t,
-            (Role::EventThread, Scalar::Ref(id)) => self.event_thread = d.thread(chunk, rec, class, id),
-            (Role::SampledThread, Scalar::Ref(id)) => self.sampled_thread = d.thread(chunk, rec, class, id),
-            (Role::ThreadField, Scalar::Ref(id)) => self.event_thread = d.thread(chunk, rec, class, id),
-            (Role::Peer, Scalar::Ref(id)) => self.peer = d.thread(chunk, rec, class, id),
-            (Role::Stack, Scalar::Ref(id)) => self.stack = d.stack(chunk, rec, class, id),
+            (Role::EventThread, Scalar::Ref(id)) => self.event_thread = d.resolve(Cached::Thread, chunk, rec, class, id),
+            (Role::SampledThread, Scalar::Ref(id)) => self.sampled_thread = d.resolve(Cached::Thread, chunk, rec, class, id),
+            (Role::ThreadField, Scalar::Ref(id)) => self.event_thread = d.resolve(Cached::Thread, chunk, rec, class, id),
+            (Role::Peer, Scalar::Ref(id)) => self.peer = d.resolve(Cached::Thread, chunk, rec, class, id),
+            (Role::Stack, Scalar::Ref(id)) => self.stack = d.resolve(Cached::Stack, chunk, rec, class, id),
             (Role::State, s) => self.state = d.text_scalar(chunk, rec, class, s),
             (Role::Samples, Scalar::Int(n)) => self.weight = n as f64,
             (Role::AllocSize, Scalar::Int(n)) => self.alloc = n as f64,
             (Role::TlabSize, Scalar::Int(n)) => self.tlab = n as f64,
             (Role::WeightField, Scalar::Int(n)) => self.alloc = n as f64,
-            (Role::SubjectClass, Scalar::Ref(id)) => self.subject = d.class_name(chunk, rec, class, id),
+            (Role::SubjectClass, Scalar::Ref(id)) => self.subject = d.resolve(Cached::ClassName, chunk, rec, class, id),
             (Role::SubjectStr, s) => self.subject = d.text_scalar(chunk, rec, class, s),
             (Role::Host, s) => {
                 let h = d.text_scalar(chunk, rec, class, s);
@@ -446,7 +267,7 @@ fn decode_event<'a>(
         row.duration = r.varint()? as i64;
     }
     if let Some((sampled, class)) = head.thread {
-        let t = d.thread(chunk, rec, class, r.varint()?);
+        let t = d.resolve(Cached::Thread, chunk, rec, class, r.varint()?);
         if sampled {
             row.sampled_thread = t;
         } else {
@@ -454,7 +275,7 @@ fn decode_event<'a>(
         }
     }
     if let Some(class) = head.stack {
-        row.stack = d.stack(chunk, rec, class, r.varint()?);
+        row.stack = d.resolve(Cached::Stack, chunk, rec, class, r.varint()?);
     }
     for &step in &plan.steps {
         match step {
@@ -474,9 +295,9 @@ fn decode_event<'a>(
                 let fc = fc as usize;
                 let id = r.varint()?;
                 match role {
-                    Role::EventThread | Role::ThreadField => row.event_thread = d.thread(chunk, rec, fc, id),
-                    Role::Stack => row.stack = d.stack(chunk, rec, fc, id),
-                    Role::SubjectClass => row.subject = d.class_name(chunk, rec, fc, id),
+                    Role::EventThread | Role::ThreadField => row.event_thread = d.resolve(Cached::Thread, chunk, rec, fc, id),
+                    Role::Stack => row.stack = d.resolve(Cached::Stack, chunk, rec, fc, id),
+                    Role::SubjectClass => row.subject = d.resolve(Cached::ClassName, chunk, rec, fc, id),
                     _ => row.apply(d, chunk, rec, role, fc, Scalar::Ref(id)),
                 }
             }
@@ -486,7 +307,7 @@ fn decode_event<'a>(
                     r.skip(1)?;
                     let id = r.long()? as u64;
                     match role {
-                        Role::SubjectStr | Role::State | Role::Host => d.string_ref(chunk, rec, id),
+                        Role::SubjectStr | Role::State | Role::Host => d.resolve(Cached::StringRef, chunk, rec, 0, id),
                         _ => NONE,
                     }
                 } else {
@@ -512,109 +333,6 @@ fn decode_event<'a>(
     }
     finish(rec, out, plan, &row, pos);
     Ok(())
-}
-
-/// One field of an event whose row [`decode_fast`] writes straight into the sink: what to read
-/// and which column it goes to (class numbers as in [`Step`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Fast {
-    SkipVarints(u32),
-    SkipBytes(u32),
-    Start,
-    Duration,
-    Value,
-    Samples,
-    /// allocationSize or weight (an allocation's bytes unless a TLAB size is given).
-    Alloc,
-    /// tlabSize.
-    Tlab,
-    Thread(u32),
-    Peer(u32),
-    Stack(u32),
-    SubjectClass(u32),
-    /// A reference to a pool entry's text, for the subject (else the state) column.
-    Text(bool, u32),
-    /// A string, for the subject (`Some(true)`), the state (`Some(false)`) or no column.
-    Str(Option<bool>),
-}
-
-/// How [`decode_fast`] reads an event type: the leading fields most types share (startTime,
-/// duration, a thread, a stack trace, in this order), read without dispatch, then the others.
-#[derive(Debug, PartialEq)]
-struct FastPlan {
-    /// Whether the weight is an allocation's size (see [`finish`]).
-    alloc: bool,
-    start: bool,
-    duration: bool,
-    /// Class of the leading thread reference.
-    thread: Option<u32>,
-    /// Class of the leading stack trace reference.
-    stack: Option<u32>,
-    ops: Box<[Fast]>,
-}
-
-/// The fast form of an event type's steps, when every field's value goes to one column as it
-/// is read (allocation sizes aside, weighed at the end): no host and port (joined), no sampled
-/// thread beside an event thread (one wins), no field read the generic way. Compressed
-/// chunks only.
-fn fast_plan(kind: EventKind, steps: &[Step], compressed: bool) -> Option<FastPlan> {
-    if !compressed {
-        return None;
-    }
-    let (mut sampled, mut event) = (false, false);
-    let mut ops = Vec::with_capacity(steps.len());
-    for &s in steps {
-        ops.push(match s {
-            Step::SkipVarints(n) => Fast::SkipVarints(n),
-            Step::SkipBytes(n) => Fast::SkipBytes(n),
-            Step::Varint(Role::StartTime) => Fast::Start,
-            Step::Varint(Role::Duration) => Fast::Duration,
-            Step::Varint(Role::Value) => Fast::Value,
-            Step::Varint(Role::Samples) => Fast::Samples,
-            Step::Varint(Role::AllocSize | Role::WeightField) => Fast::Alloc,
-            Step::Varint(Role::TlabSize) => Fast::Tlab,
-            Step::Ref(role @ (Role::EventThread | Role::ThreadField | Role::SampledThread), c) => {
-                sampled |= role == Role::SampledThread;
-                event |= role != Role::SampledThread;
-                Fast::Thread(c)
-            }
-            Step::Ref(Role::Peer, c) => Fast::Peer(c),
-            Step::Ref(Role::Stack, c) => Fast::Stack(c),
-            Step::Ref(Role::SubjectClass, c) => Fast::SubjectClass(c),
-            Step::Ref(Role::SubjectStr, c) => Fast::Text(true, c),
-            Step::Ref(Role::State, c) => Fast::Text(false, c),
-            Step::Str(Role::SubjectStr) => Fast::Str(Some(true)),
-            Step::Str(Role::State) => Fast::Str(Some(false)),
-            Step::Str(Role::Host) => return None,
-            Step::Str(_) => Fast::Str(None),
-            _ => return None,
-        });
-    }
-    if sampled && event {
-        return None;
-    }
-    let alloc = kind == EventKind::Alloc;
-    let mut plan = FastPlan { alloc, start: false, duration: false, thread: None, stack: None, ops: Box::default() };
-    let mut n = 0;
-    if ops.get(n) == Some(&Fast::Start) {
-        plan.start = true;
-        n += 1;
-    }
-    if ops.get(n) == Some(&Fast::Duration) {
-        plan.duration = true;
-        n += 1;
-    }
-    if let Some(&Fast::Thread(c)) = ops.get(n) {
-        plan.thread = Some(c);
-        n += 1;
-    }
-    if let Some(&Fast::Stack(c)) = ops.get(n) {
-        plan.stack = Some(c);
-        n += 1;
-    }
-    ops.drain(..n);
-    plan.ops = ops.into_boxed_slice();
-    Some(plan)
 }
 
 /// The eight bytes at `p`, little-endian, when the data holds them.
@@ -713,21 +431,21 @@ fn decode_fast<'a>(
     // A row from a cache, or, once the reads so far are known to be within the event, from the
     // resolver.
     macro_rules! cached {
-        ($cache:expr, $id:expr, $miss:expr) => {
-            match $cache.get($id) {
+        ($kind:expr, $class:expr, $id:expr) => {
+            match d.cached($kind, $id) {
                 Some(t) => t,
-                None if p <= end => $miss,
+                None if p <= end => d.miss($kind, chunk, rec, $class as usize, $id),
                 None => return None,
             }
         };
     }
     if let Some(c) = plan.thread {
         let id = fast_varint(data, &mut p)?;
-        out.thread[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
+        out.thread[i] = cached!(Cached::Thread, c, id);
     }
     if let Some(c) = plan.stack {
         let id = fast_varint(data, &mut p)?;
-        out.stack[i] = cached!(d.stacks, id, d.stack_miss(chunk, rec, c as usize, id));
+        out.stack[i] = cached!(Cached::Stack, c, id);
     }
     for &op in plan.ops.iter() {
         match op {
@@ -750,19 +468,19 @@ fn decode_fast<'a>(
             Fast::Tlab => tlab = fast_varint(data, &mut p)? as i64 as f64,
             Fast::Thread(c) => {
                 let id = fast_varint(data, &mut p)?;
-                out.thread[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
+                out.thread[i] = cached!(Cached::Thread, c, id);
             }
             Fast::Peer(c) => {
                 let id = fast_varint(data, &mut p)?;
-                out.peer[i] = cached!(d.threads, id, d.thread_miss(chunk, rec, c as usize, id));
+                out.peer[i] = cached!(Cached::Thread, c, id);
             }
             Fast::Stack(c) => {
                 let id = fast_varint(data, &mut p)?;
-                out.stack[i] = cached!(d.stacks, id, d.stack_miss(chunk, rec, c as usize, id));
+                out.stack[i] = cached!(Cached::Stack, c, id);
             }
             Fast::SubjectClass(c) => {
                 let id = fast_varint(data, &mut p)?;
-                out.subject[i] = cached!(d.class_names, id, d.class_name_miss(chunk, rec, c as usize, id));
+                out.subject[i] = cached!(Cached::ClassName, c, id);
             }
             Fast::Text(subject, c) => {
                 let id = fast_varint(data, &mut p)?;
@@ -783,7 +501,7 @@ fn decode_fast<'a>(
                     2 => {
                         let id = fast_varint(data, &mut p)?;
                         match col {
-                            Some(_) => cached!(d.string_refs, id, d.string_ref_miss(chunk, rec, id)),
+                            Some(_) => cached!(Cached::StringRef, 0, id),
                             None => NONE,
                         }
                     }
@@ -864,600 +582,10 @@ fn finish(rec: &mut Recording, out: &mut RowSink, plan: &Plan, row: &Row, pos: u
     );
 }
 
-/// Tick → nanosecond conversion of one chunk, without 128-bit division in the usual cases.
-#[derive(Clone, Copy)]
-struct Ticks {
-    start_nanos: i64,
-    start_ticks: i64,
-    per_second: i64,
-}
-
-impl Ticks {
-    const NANOS: i64 = 1_000_000_000;
-
-    fn new(h: &crate::header::ChunkHeader) -> Ticks {
-        Ticks { start_nanos: h.start_nanos, start_ticks: h.start_ticks, per_second: h.ticks_per_second.max(1) }
-    }
-
-    /// Wall-clock ns since the epoch of a tick value.
-    #[inline]
-    fn nanos(&self, ticks: i64) -> i64 {
-        self.start_nanos.wrapping_add(self.duration(ticks.wrapping_sub(self.start_ticks)))
-    }
-
-    /// Nanoseconds of a tick span: `ticks * 1e9 / per_second` truncated, as 128-bit arithmetic
-    /// gives it (whole seconds and the remainder apart when the remainder's product fits).
-    #[inline]
-    fn duration(&self, ticks: i64) -> i64 {
-        let tps = self.per_second;
-        if tps == Self::NANOS {
-            ticks
-        } else if tps <= i64::MAX / Self::NANOS {
-            let (q, r) = (ticks / tps, ticks % tps);
-            q.wrapping_mul(Self::NANOS).wrapping_add(r * Self::NANOS / tps)
-        } else {
-            ((ticks as i128) * Self::NANOS as i128 / tps as i128) as i64
-        }
-    }
-}
-
-/// Rows decoded from one chunk, gathered a batch at a time in small arrays and appended to the
-/// columns in one copy per column (twelve pushes per row cost more than the decoding).
-struct RowSink {
-    ticks: Ticks,
-    /// The start of an event without a start time.
-    start0: i64,
-    chunk: u32,
-    base: u64,
-    n: usize,
-    ty: [u32; BATCH],
-    start: [i64; BATCH],
-    duration: [i64; BATCH],
-    thread: [i32; BATCH],
-    stack: [i32; BATCH],
-    weight: [f64; BATCH],
-    state: [i32; BATCH],
-    subject: [i32; BATCH],
-    value: [f64; BATCH],
-    peer: [i32; BATCH],
-    offset: [u64; BATCH],
-}
-
-const BATCH: usize = 256;
-
-impl RowSink {
-    fn new(chunk: &Chunk<'_>) -> Box<RowSink> {
-        let ticks = Ticks::new(&chunk.header);
-        Box::new(RowSink {
-            ticks,
-            start0: ticks.nanos(0),
-            chunk: chunk.index as u32,
-            base: chunk.header.offset,
-            n: 0,
-            ty: [0; BATCH],
-            start: [0; BATCH],
-            duration: [0; BATCH],
-            thread: [0; BATCH],
-            stack: [0; BATCH],
-            weight: [0.0; BATCH],
-            state: [0; BATCH],
-            subject: [0; BATCH],
-            value: [0.0; BATCH],
-            peer: [0; BATCH],
-            offset: [0; BATCH],
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn push(&mut self, e: &mut crate::columns::Events, ty: u32, start: i64, duration: i64, thread: i32, stack: i32, weight: f64, state: i32, subject: i32, value: f64, peer: i32, pos: usize) {
-        let i = self.n;
-        if i >= BATCH {
-            self.flush(e);
-            return self.push(e, ty, start, duration, thread, stack, weight, state, subject, value, peer, pos);
-        }
-        self.ty[i] = ty;
-        self.start[i] = start;
-        self.duration[i] = duration;
-        self.thread[i] = thread;
-        self.stack[i] = stack;
-        self.weight[i] = weight;
-        self.state[i] = state;
-        self.subject[i] = subject;
-        self.value[i] = value;
-        self.peer[i] = peer;
-        self.offset[i] = self.base + pos as u64;
-        self.n = i + 1;
-    }
-
-    #[inline(never)]
-    fn flush(&mut self, e: &mut crate::columns::Events) {
-        let n = self.n.min(BATCH);
-        e.ty.extend_from_slice(&self.ty[..n]);
-        e.start_ns.extend_from_slice(&self.start[..n]);
-        e.duration_ns.extend_from_slice(&self.duration[..n]);
-        e.thread.extend_from_slice(&self.thread[..n]);
-        e.stack.extend_from_slice(&self.stack[..n]);
-        e.weight.extend_from_slice(&self.weight[..n]);
-        e.state.extend_from_slice(&self.state[..n]);
-        e.subject.extend_from_slice(&self.subject[..n]);
-        e.value.extend_from_slice(&self.value[..n]);
-        e.peer.extend_from_slice(&self.peer[..n]);
-        e.chunk.resize(e.chunk.len() + n, self.chunk);
-        e.offset.extend_from_slice(&self.offset[..n]);
-        self.n = 0;
-    }
-}
-
-/// Pool id → row. Writers number threads and stack traces densely from small ids, so those
-/// index a vector; larger ids (some writers use addresses) fall back to a hash map.
-#[derive(Default)]
-struct IdCache {
-    dense: Vec<i32>,
-    sparse: FxHashMap<u64, i32>,
-}
-
-const DENSE_IDS: u64 = 1 << 22;
-const UNSET: i32 = i32::MIN;
-
-impl IdCache {
-    #[inline(always)]
-    fn get(&self, id: u64) -> Option<i32> {
-        if id < DENSE_IDS {
-            match self.dense.get(id as usize) {
-                Some(&v) if v != UNSET => Some(v),
-                _ => None,
-            }
-        } else {
-            self.sparse.get(&id).copied()
-        }
-    }
-
-    fn insert(&mut self, id: u64, v: i32) {
-        if id < DENSE_IDS {
-            let i = id as usize;
-            if i >= self.dense.len() {
-                self.dense.resize((i + 1).next_power_of_two(), UNSET);
-            }
-            self.dense[i] = v;
-        } else {
-            self.sparse.insert(id, v);
-        }
-    }
-}
-
-/// Per-chunk caches from pool ids (and inline strings) to rows of the columns.
-struct Resolver<'a> {
-    threads: IdCache,
-    stacks: IdCache,
-    /// java.lang.String pool id → string row (paths, hosts, names written as references).
-    string_refs: IdCache,
-    /// java.lang.Class pool id → string row of its dotted name.
-    class_names: IdCache,
-    texts: FxHashMap<(usize, u64), i32>,
-    /// Inline UTF-8 (3) or Latin-1 (5) string bytes in the chunk → string row: an event type
-    /// that writes its path or name inline repeats the same bytes event after event.
-    inline: FxHashMap<(u8, &'a [u8]), i32>,
-    methods: FxHashMap<u64, Option<(u32, u32)>>,
-    frame_kinds: FxHashMap<u64, FrameKind>,
-    string_class: Option<usize>,
-    frame_buf: Vec<u32>,
-    /// Per class: for each field, 1 + its position in the name list the class is read with
-    /// (0 for fields not asked for), so hot loops compare bytes, not names.
-    codes: Vec<Option<Box<[u8]>>>,
-    /// (method id, line, bci, frame type id) → frame row.
-    frame_cache: FxHashMap<(u64, i32, i32, u64), u32>,
-    /// (StackFrame class, whether it has the standard layout).
-    standard: Option<(usize, bool)>,
-}
-
-const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId"];
-const METHOD_FIELDS: &[&str] = &["type", "name"];
-const FRAME_FIELDS: &[&str] = &["method", "lineNumber", "bytecodeIndex", "type"];
-const STACK_FIELDS: &[&str] = &["frames"];
-
-impl<'a> Resolver<'a> {
-    fn new(chunk: &Chunk<'a>) -> Resolver<'a> {
-        Resolver {
-            threads: IdCache::default(),
-            stacks: IdCache::default(),
-            string_refs: IdCache::default(),
-            class_names: IdCache::default(),
-            texts: FxHashMap::default(),
-            inline: FxHashMap::default(),
-            methods: FxHashMap::default(),
-            frame_kinds: FxHashMap::default(),
-            string_class: chunk.md.class_by_name("java.lang.String"),
-            frame_buf: Vec::new(),
-            codes: vec![None; chunk.md.classes.len()],
-            frame_cache: FxHashMap::default(),
-            standard: None,
-        }
-    }
-
-    fn codes(&mut self, chunk: &Chunk<'_>, class: usize, names: &[&str]) -> Box<[u8]> {
-        if let Some(Some(c)) = self.codes.get(class) {
-            return c.clone();
-        }
-        let c: Box<[u8]> = chunk.md.classes[class]
-            .fields
-            .iter()
-            .map(|f| names.iter().position(|n| *n == f.name).map(|i| i as u8 + 1).unwrap_or(0))
-            .collect();
-        if let Some(slot) = self.codes.get_mut(class) {
-            *slot = Some(c.clone());
-        }
-        c
-    }
-
-    /// Thread row of pool entry `id`, or -1 when the chunk lacks it.
-    #[inline]
-    fn thread(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        match self.threads.get(id) {
-            Some(t) => t,
-            None => self.thread_miss(chunk, rec, class, id),
-        }
-    }
-
-    #[inline(never)]
-    fn thread_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        let t = self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE);
-        self.threads.insert(id, t);
-        t
-    }
-
-    fn thread_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
-        let mut r = chunk.pool_reader(class, id)?;
-        let c = &chunk.md.classes[class];
-        let (mut os_name, mut java_name) = (NONE, NONE);
-        let (mut os_id, mut java_id) = (ABSENT, ABSENT);
-        let mut java_null = true;
-        let codes = self.codes(chunk, class, THREAD_FIELDS);
-        for (f, &code) in c.fields.iter().zip(codes.iter()) {
-            if code == 0 {
-                chunk.skip_value_field(&mut r, f).ok()?;
-                continue;
-            }
-            let s = chunk.read_scalar(&mut r, f).ok()?;
-            match (code, s) {
-                (1, s) => os_name = self.text_scalar(chunk, rec, f.class, s),
-                (3, s) => {
-                    java_null = matches!(s, Scalar::Str(RawStr::Null));
-                    java_name = self.text_scalar(chunk, rec, f.class, s)
-                }
-                (2, Scalar::Int(v)) => os_id = v,
-                (4, Scalar::Int(v)) => java_id = v,
-                _ => {}
-            }
-        }
-        let name = if !java_null && java_name != NONE { java_name } else { os_name.max(0) };
-        Some(rec.threads.intern(name as u32, os_id, if java_null { ABSENT } else { java_id }) as i32)
-    }
-
-    /// String row for a string-like field value (inline string, string pool ref, or a ref to a
-    /// pool class with a text field such as Symbol or ThreadState).
-    fn text_scalar(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, s: Scalar<'_>) -> i32 {
-        match s {
-            Scalar::Str(RawStr::Pool(id)) => self.string_ref(chunk, rec, id),
-            Scalar::Str(RawStr::Null) => NONE,
-            Scalar::Str(s) => rec.strings.intern(&s.to_text().unwrap_or_default()) as i32,
-            Scalar::Ref(id) => self.text(chunk, rec, class, id, 0),
-            Scalar::Int(v) => rec.strings.intern(&v.to_string()) as i32,
-            _ => NONE,
-        }
-    }
-
-    /// String row of `java.lang.String` pool entry `id`.
-    #[inline]
-    fn string_ref(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, id: u64) -> i32 {
-        match self.string_refs.get(id) {
-            Some(t) => t,
-            None => self.string_ref_miss(chunk, rec, id),
-        }
-    }
-
-    #[inline(never)]
-    fn string_ref_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, id: u64) -> i32 {
-        let Some(sc) = self.string_class else { return NONE };
-        let t = self.text(chunk, rec, sc, id, 0);
-        self.string_refs.insert(id, t);
-        t
-    }
-
-    /// String row of a string field's value, as [`Resolver::text_scalar`] gives it.
-    #[inline]
-    fn inline_text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, s: RawStr<'a>) -> i32 {
-        let key = match s {
-            RawStr::Pool(id) => return self.string_ref(chunk, rec, id),
-            RawStr::Utf8(b) => (3, b),
-            RawStr::Latin1(b) => (5, b),
-            s => return self.text_scalar(chunk, rec, 0, Scalar::Str(s)),
-        };
-        if let Some(&t) = self.inline.get(&key) {
-            return t;
-        }
-        let s = if key.0 == 3 { RawStr::Utf8(key.1) } else { RawStr::Latin1(key.1) };
-        let t = rec.strings.intern(&s.to_text().unwrap_or_default()) as i32;
-        self.inline.insert(key, t);
-        t
-    }
-
-    /// The text of pool entry `id` of `class`: a string itself, or the struct's `name`,
-    /// `string` or `description` field (following references).
-    fn text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> i32 {
-        if let Some(&t) = self.texts.get(&(class, id)) {
-            return t;
-        }
-        let t = self.text_uncached(chunk, rec, class, id, depth).unwrap_or(NONE);
-        self.texts.insert((class, id), t);
-        t
-    }
-
-    fn text_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> Option<i32> {
-        if depth > 4 {
-            return None;
-        }
-        let mut r = chunk.pool_reader(class, id)?;
-        let c = &chunk.md.classes[class];
-        if c.prim == Some(Prim::String) {
-            return match r.string().ok()? {
-                RawStr::Null => None,
-                RawStr::Pool(_) => None,
-                s => Some(rec.strings.intern(&s.to_text()?) as i32),
-            };
-        }
-        let want = ["name", "string", "description"].iter().find_map(|n| c.field(n)).or_else(|| {
-            c.fields.iter().position(|f| chunk.md.classes[f.class].prim == Some(Prim::String))
-        })?;
-        for (i, f) in c.fields.iter().enumerate() {
-            if i == want {
-                let s = chunk.read_scalar(&mut r, f).ok()?;
-                return match s {
-                    Scalar::Ref(rid) => Some(self.text(chunk, rec, f.class, rid, depth + 1)),
-                    Scalar::Str(RawStr::Pool(sid)) => Some(self.text(chunk, rec, self.string_class?, sid, depth + 1)),
-                    Scalar::Str(RawStr::Null) => None,
-                    Scalar::Str(s) => Some(rec.strings.intern(&s.to_text()?) as i32),
-                    _ => None,
-                };
-            }
-            chunk.skip_value_field(&mut r, f).ok()?;
-        }
-        None
-    }
-
-    /// String row of a class's name, dotted as `RecordedClass.getName()` gives it.
-    #[inline]
-    fn class_name(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        match self.class_names.get(id) {
-            Some(t) => t,
-            None => self.class_name_miss(chunk, rec, class, id),
-        }
-    }
-
-    #[inline(never)]
-    fn class_name_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        let t = self.class_name_uncached(chunk, rec, class, id);
-        self.class_names.insert(id, t);
-        t
-    }
-
-    fn class_name_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        let raw = self.text(chunk, rec, class, id, 0);
-        if raw == NONE {
-            return NONE;
-        }
-        let s = rec.strings.get(raw);
-        if s.contains('/') {
-            let dotted = s.replace('/', ".");
-            rec.strings.intern(&dotted) as i32
-        } else {
-            raw
-        }
-    }
-
-    /// (string row of "Class.method", string row of the class) of method `id`.
-    fn method(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
-        if let Some(&m) = self.methods.get(&id) {
-            return m;
-        }
-        let m = self.method_uncached(chunk, rec, class, id);
-        self.methods.insert(id, m);
-        m
-    }
-
-    fn method_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
-        let mut r = chunk.pool_reader(class, id)?;
-        let c = &chunk.md.classes[class];
-        let (mut cls, mut name) = (NONE, NONE);
-        let codes = self.codes(chunk, class, METHOD_FIELDS);
-        for (f, &code) in c.fields.iter().zip(codes.iter()) {
-            if code == 0 {
-                chunk.skip_value_field(&mut r, f).ok()?;
-                continue;
-            }
-            let s = chunk.read_scalar(&mut r, f).ok()?;
-            match (code, s) {
-                (1, Scalar::Ref(cid)) => cls = self.class_name(chunk, rec, f.class, cid),
-                (2, s) => name = self.text_scalar(chunk, rec, f.class, s),
-                _ => {}
-            }
-        }
-        let cls_s = rec.strings.get(cls);
-        let full = format!("{}.{}", cls_s, rec.strings.get(name));
-        let full = rec.strings.intern(&full);
-        Some((full, cls.max(0) as u32))
-    }
-
-    fn frame_kind(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> FrameKind {
-        if let Some(&k) = self.frame_kinds.get(&id) {
-            return k;
-        }
-        let t = self.text(chunk, rec, class, id, 0);
-        let k = FrameKind::from_description(rec.strings.get(t));
-        self.frame_kinds.insert(id, k);
-        k
-    }
-
-    /// Stack row of stack trace `id`, or -1 when the chunk lacks it.
-    #[inline]
-    fn stack(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        match self.stacks.get(id) {
-            Some(s) => s,
-            None => self.stack_miss(chunk, rec, class, id),
-        }
-    }
-
-    #[inline(never)]
-    fn stack_miss(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
-        let s = self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE);
-        self.stacks.insert(id, s);
-        s
-    }
-
-    fn stack_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
-        let mut r = chunk.pool_reader(class, id)?;
-        let c = &chunk.md.classes[class];
-        let mut frames = std::mem::take(&mut self.frame_buf);
-        frames.clear();
-        let codes = self.codes(chunk, class, STACK_FIELDS);
-        for (f, &code) in c.fields.iter().zip(codes.iter()) {
-            if code == 1 && f.array {
-                let n = r.len("frame count", 1).ok()?;
-                for _ in 0..n {
-                    let fr = if f.cpool {
-                        let fid = r.long().ok()? as u64;
-                        let mut fr_r = chunk.pool_reader(f.class, fid)?;
-                        self.frame(chunk, rec, f.class, &mut fr_r)?
-                    } else {
-                        self.frame(chunk, rec, f.class, &mut r)?
-                    };
-                    frames.push(fr);
-                }
-            } else {
-                chunk.skip_value_field(&mut r, f).ok()?;
-            }
-        }
-        // Frames are stored leaf first; the tree grows from the root.
-        let mut s = NONE;
-        for &fr in frames.iter().rev() {
-            s = rec.stacks.intern(s, fr) as i32;
-        }
-        self.frame_buf = frames;
-        Some(s)
-    }
-
-    fn frame<'b>(&mut self, chunk: &Chunk<'b>, rec: &mut Recording, class: usize, r: &mut Reader<'b>) -> Option<u32> {
-        // Read the raw ids first; a frame seen before in this chunk costs one lookup.
-        let (mut mid, mut line, mut bci, mut tid) = (None, -1i32, -1i32, None);
-        if self.standard_frame(chunk, class) {
-            mid = Some(r.varint().ok()?);
-            line = r.varint().ok()? as i32;
-            bci = r.varint().ok()? as i32;
-            tid = Some(r.varint().ok()?);
-        } else {
-            let c = &chunk.md.classes[class];
-            let codes = self.codes(chunk, class, FRAME_FIELDS);
-            for (f, &code) in c.fields.iter().zip(codes.iter()) {
-                if code == 0 {
-                    chunk.skip_value_field(r, f).ok()?;
-                    continue;
-                }
-                match (code, chunk.read_scalar(r, f).ok()?) {
-                    (1, Scalar::Ref(m)) => mid = Some(m),
-                    (2, Scalar::Int(v)) => line = v as i32,
-                    (3, Scalar::Int(v)) => bci = v as i32,
-                    (4, Scalar::Ref(t)) => tid = Some(t),
-                    _ => {}
-                }
-            }
-        }
-        let key = (mid.unwrap_or(u64::MAX), line, bci, tid.unwrap_or(u64::MAX));
-        if let Some(&f) = self.frame_cache.get(&key) {
-            return Some(f);
-        }
-        let c = &chunk.md.classes[class];
-        let field_class = |name: &str| c.field(name).map(|i| c.fields[i].class);
-        let method = match (mid, field_class("method")) {
-            (Some(m), Some(mc)) => self.method(chunk, rec, mc, m),
-            _ => None,
-        };
-        let kind = match (tid, field_class("type")) {
-            (Some(t), Some(tc)) => self.frame_kind(chunk, rec, tc, t),
-            _ => FrameKind::Unknown,
-        };
-        let (name, cls) = match method {
-            Some(m) => m,
-            None => {
-                let u = rec.strings.intern("unknown");
-                (u, u)
-            }
-        };
-        let f = rec.frames.intern(name, cls, line, bci, kind);
-        self.frame_cache.insert(key, f);
-        Some(f)
-    }
-
-    /// Whether frames of `class` are laid out as JDK and async-profiler write them: method
-    /// (reference), lineNumber (int), bytecodeIndex (int), type (reference), compressed.
-    fn standard_frame(&mut self, chunk: &Chunk<'_>, class: usize) -> bool {
-        if let Some(&(c, v)) = self.standard.as_ref() {
-            if c == class {
-                return v;
-            }
-        }
-        let cd = &chunk.md.classes[class];
-        let prim = |i: usize, p: Prim| chunk.md.classes[cd.fields[i].class].prim == Some(p) && !cd.fields[i].cpool;
-        let v = chunk.header.compressed
-            && cd.fields.len() == 4
-            && cd.fields.iter().zip(FRAME_FIELDS).all(|(f, n)| f.name == *n && !f.array)
-            && cd.fields[0].cpool
-            && cd.fields[3].cpool
-            && prim(1, Prim::Int)
-            && prim(2, Prim::Int);
-        self.standard = Some((class, v));
-        v
-    }
-}
-
-impl<'a> Chunk<'a> {
-    /// Skip one field's value.
-    pub(crate) fn skip_value_field(&self, r: &mut Reader<'_>, f: &crate::metadata::FieldDesc) -> Result<()> {
-        if f.array {
-            let n = r.len("array length", 1)?;
-            for _ in 0..n {
-                if f.cpool {
-                    r.long()?;
-                } else {
-                    self.skip_value(r, f.class, 1)?;
-                }
-            }
-            Ok(())
-        } else if f.cpool {
-            r.long().map(|_| ())
-        } else {
-            self.skip_value(r, f.class, 1)
-        }
-    }
-}
-
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testutil::*;
-
-    #[test]
-    fn ticks_agree_with_128_bit_arithmetic() {
-        let spans = [0i64, 1, -1, 999_999_999, 1_000_000_001, 123_456_789_012, -987_654_321_098, i64::MAX, i64::MIN, i64::MAX / 3];
-        for per_second in [1i64, 3, 1_000_000, 10_000_000, 1_000_000_000, 2_400_000_000, 9_223_372_036, 9_223_372_037, i64::MAX] {
-            let t = Ticks { start_nanos: 1_700_000_000_000_000_000, start_ticks: 12_345, per_second };
-            for &s in &spans {
-                let want = ((s as i128) * 1_000_000_000 / per_second as i128) as i64;
-                assert_eq!(t.duration(s), want, "{s} ticks at {per_second}/s");
-                assert_eq!(t.nanos(s), t.start_nanos.wrapping_add(t.duration(s.wrapping_sub(12_345))));
-            }
-        }
-    }
 
     /// Compressed integers of every length, each followed by eight bytes of padding.
     fn varints() -> Vec<(u64, Vec<u8>)> {
@@ -1494,33 +622,6 @@ mod tests {
                 assert_eq!(fast_skip_varint(&b, &mut 0), None);
             }
         }
-    }
-
-    #[test]
-    fn fast_plans_take_the_leading_fields_and_refuse_joined_ones() {
-        let steps = [
-            Step::Varint(Role::StartTime),
-            Step::Varint(Role::Duration),
-            Step::Ref(Role::EventThread, 4),
-            Step::Ref(Role::Stack, 10),
-            Step::Str(Role::SubjectStr),
-            Step::Varint(Role::Value),
-            Step::SkipBytes(1),
-        ];
-        let p = fast_plan(EventKind::Io, &steps, true).unwrap();
-        assert!(p.start && p.duration && !p.alloc);
-        assert_eq!((p.thread, p.stack), (Some(4), Some(10)));
-        assert_eq!(&p.ops[..], &[Fast::Str(Some(true)), Fast::Value, Fast::SkipBytes(1)]);
-        assert_eq!(fast_plan(EventKind::Io, &steps, false), None);
-        // Host and port are joined, a sampled thread and an event thread compete, generic
-        // reads and skip programs are the general path's.
-        assert_eq!(fast_plan(EventKind::Io, &[Step::Str(Role::Host)], true), None);
-        assert_eq!(fast_plan(EventKind::Cpu, &[Step::Ref(Role::SampledThread, 4), Step::Ref(Role::EventThread, 4)], true), None);
-        assert_eq!(fast_plan(EventKind::Cpu, &[Step::Generic(Role::State, 3)], true), None);
-        assert_eq!(fast_plan(EventKind::Cpu, &[Step::Skip(0)], true), None);
-        let a = fast_plan(EventKind::Alloc, &[Step::Varint(Role::StartTime), Step::Varint(Role::TlabSize), Step::Varint(Role::AllocSize)], true).unwrap();
-        assert!(a.alloc && a.start && a.thread.is_none());
-        assert_eq!(&a.ops[..], &[Fast::Tlab, Fast::Alloc]);
     }
 
     /// A chunk of jdk.FileRead (type 30) and jdk.ObjectAllocationInNewTLAB (31) events over the

@@ -17,7 +17,11 @@ mod decode;
 pub mod error;
 pub mod header;
 pub mod metadata;
+mod plan;
 pub mod reader;
+mod resolve;
+mod sink;
+mod ticks;
 pub mod value;
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ pub fn utf8(out: &mut Vec<u8>, s: &str) {
 pub type Field = (&'static str, u64, bool, bool);
 /// (id, name, super type, fields)
 pub type Class = (u64, &'static str, Option<&'static str>, Vec<Field>);
+/// Constant pools: (type id, [(entry id, encoded value)]).
+pub type Pools = Vec<(u64, Vec<(u64, Vec<u8>)>)>;
 
 /// The classes most tests need. Type ids: 1 long, 2 int, 3 String, 4 Thread, 5 Symbol, 6 Class,
 /// 7 Method, 8 FrameType, 9 StackFrame, 10 StackTrace, 11 boolean, 12 ThreadState,
@@ -120,7 +122,7 @@ pub fn metadata(classes: &[Class]) -> Vec<u8> {
 }
 
 /// A checkpoint event with `pools`: (type id, [(entry id, encoded value)]).
-pub fn checkpoint(pools: &[(u64, Vec<(u64, Vec<u8>)>)]) -> Vec<u8> {
+pub fn checkpoint(pools: &Pools) -> Vec<u8> {
     let mut body = Vec::new();
     for _ in 0..3 {
         varint(&mut body, 0); // start, duration, delta
@@ -202,7 +204,7 @@ pub fn stack(frames: &[(u64, u64)]) -> Vec<u8> {
 
 /// The pools of a small program: thread 1 "main", class Main, methods main (1) and work (2),
 /// stack 1 = main → work, state 1 = STATE_RUNNABLE.
-pub fn basic_pools() -> Vec<(u64, Vec<(u64, Vec<u8>)>)> {
+pub fn basic_pools() -> Pools {
     vec![
         (4, vec![(1, thread("main", 100, 1))]),
         (5, vec![(1, sym("Main")), (2, sym("main")), (3, sym("work"))]),

@@ -303,14 +303,6 @@ impl Parser {
     }
 }
 
-/// Chunk layout of a file prefix: `[offset, size, startNs/1e6 (ms)]*` flattened; the walk stops
-/// at the first header that does not parse or does not fit in `bytes`.
-#[wasm_bindgen(js_name = chunkLayout)]
-pub fn chunk_layout(bytes: &[u8]) -> Vec<f64> {
-    let (hs, _) = jfrscope_parser::chunk_headers(bytes);
-    hs.iter().flat_map(|h| [h.offset as f64, h.size as f64, h.start_nanos as f64 / 1e6]).collect()
-}
-
 /// All fields of the event at absolute `offset` of the chunk in `chunk_bytes` (which start at
 /// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`.
 #[wasm_bindgen(js_name = decodeEvent)]

@@ -1,0 +1,439 @@
+//! Constant-pool resolution: per chunk, pool ids (threads, stack traces, frames, methods,
+//! classes, strings) become rows of the shared dictionaries, each id read once and cached.
+//!
+//! ```text
+//! checkpoint pool java.lang.Thread: id 1 → 03 04 "main" | 64 | 03 04 "main" | 01
+//!   (osName, osThreadId 100, javaName, javaThreadId 1) → threads row 0, cached under id 1
+//! ```
+
+use crate::chunk::{Chunk, Scalar, ABSENT};
+use crate::columns::{FrameKind, NONE};
+use crate::error::Result;
+use crate::metadata::Prim;
+use crate::reader::{RawStr, Reader};
+use crate::Recording;
+use rustc_hash::FxHashMap;
+
+/// Pool id → row. Writers number threads and stack traces densely from small ids, so those
+/// index a vector; larger ids (some writers use addresses) fall back to a hash map.
+#[derive(Default)]
+pub(crate) struct IdCache {
+    dense: Vec<i32>,
+    sparse: FxHashMap<u64, i32>,
+}
+
+const DENSE_IDS: u64 = 1 << 22;
+const UNSET: i32 = i32::MIN;
+
+impl IdCache {
+    #[inline(always)]
+    fn get(&self, id: u64) -> Option<i32> {
+        if id < DENSE_IDS {
+            match self.dense.get(id as usize) {
+                Some(&v) if v != UNSET => Some(v),
+                _ => None,
+            }
+        } else {
+            self.sparse.get(&id).copied()
+        }
+    }
+
+    fn insert(&mut self, id: u64, v: i32) {
+        if id < DENSE_IDS {
+            let i = id as usize;
+            if i >= self.dense.len() {
+                self.dense.resize((i + 1).next_power_of_two(), UNSET);
+            }
+            self.dense[i] = v;
+        } else {
+            self.sparse.insert(id, v);
+        }
+    }
+}
+
+/// Per-chunk caches from pool ids (and inline strings) to rows of the columns.
+pub(crate) struct Resolver<'a> {
+    /// One cache per [`Cached`] kind of id.
+    ids: [IdCache; 4],
+    texts: FxHashMap<(usize, u64), i32>,
+    /// Inline UTF-8 (3) or Latin-1 (5) string bytes in the chunk → string row: an event type
+    /// that writes its path or name inline repeats the same bytes event after event.
+    inline: FxHashMap<(u8, &'a [u8]), i32>,
+    methods: FxHashMap<u64, Option<(u32, u32)>>,
+    frame_kinds: FxHashMap<u64, FrameKind>,
+    string_class: Option<usize>,
+    frame_buf: Vec<u32>,
+    /// Per class: for each field, 1 + its position in the name list the class is read with
+    /// (0 for fields not asked for), so hot loops compare bytes, not names.
+    codes: Vec<Option<Box<[u8]>>>,
+    /// (method id, line, bci, frame type id) → frame row.
+    frame_cache: FxHashMap<(u64, i32, i32, u64), u32>,
+    /// (StackFrame class, whether it has the standard layout).
+    standard: Option<(usize, bool)>,
+}
+
+const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId"];
+const METHOD_FIELDS: &[&str] = &["type", "name"];
+const FRAME_FIELDS: &[&str] = &["method", "lineNumber", "bytecodeIndex", "type"];
+const STACK_FIELDS: &[&str] = &["frames"];
+
+/// The ids whose rows the resolver caches densely, each kind in its own [`IdCache`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cached {
+    /// java.lang.Thread pool id → thread row.
+    Thread,
+    /// jdk.types.StackTrace pool id → stack row.
+    Stack,
+    /// java.lang.String pool id → string row (paths, hosts, names written as references).
+    StringRef,
+    /// java.lang.Class pool id → string row of its dotted name.
+    ClassName,
+}
+
+impl<'a> Resolver<'a> {
+    /// The row cached for `id`, if it was resolved before in this chunk.
+    #[inline(always)]
+    pub(crate) fn cached(&self, kind: Cached, id: u64) -> Option<i32> {
+        self.ids[kind as usize].get(id)
+    }
+
+    /// The row of pool entry `id` (of pool class `class`; unused for [`Cached::StringRef`]),
+    /// -1 when the chunk lacks it.
+    #[inline]
+    pub(crate) fn resolve(&mut self, kind: Cached, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        match self.cached(kind, id) {
+            Some(t) => t,
+            None => self.miss(kind, chunk, rec, class, id),
+        }
+    }
+
+    /// [`Resolver::resolve`] for an id not cached yet: read it from the pool and cache it.
+    #[inline(never)]
+    pub(crate) fn miss(&mut self, kind: Cached, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        let t = match kind {
+            Cached::Thread => self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE),
+            Cached::Stack => self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE),
+            Cached::StringRef => match self.string_class {
+                Some(sc) => self.text(chunk, rec, sc, id, 0),
+                None => return NONE,
+            },
+            Cached::ClassName => self.class_name_uncached(chunk, rec, class, id),
+        };
+        self.ids[kind as usize].insert(id, t);
+        t
+    }
+
+    pub(crate) fn new(chunk: &Chunk<'a>) -> Resolver<'a> {
+        Resolver {
+            ids: Default::default(),
+            texts: FxHashMap::default(),
+            inline: FxHashMap::default(),
+            methods: FxHashMap::default(),
+            frame_kinds: FxHashMap::default(),
+            string_class: chunk.md.class_by_name("java.lang.String"),
+            frame_buf: Vec::new(),
+            codes: vec![None; chunk.md.classes.len()],
+            frame_cache: FxHashMap::default(),
+            standard: None,
+        }
+    }
+
+    fn codes(&mut self, chunk: &Chunk<'_>, class: usize, names: &[&str]) -> Box<[u8]> {
+        if let Some(Some(c)) = self.codes.get(class) {
+            return c.clone();
+        }
+        let c: Box<[u8]> = chunk.md.classes[class]
+            .fields
+            .iter()
+            .map(|f| names.iter().position(|n| *n == f.name).map(|i| i as u8 + 1).unwrap_or(0))
+            .collect();
+        if let Some(slot) = self.codes.get_mut(class) {
+            *slot = Some(c.clone());
+        }
+        c
+    }
+
+    fn thread_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let (mut os_name, mut java_name) = (NONE, NONE);
+        let (mut os_id, mut java_id) = (ABSENT, ABSENT);
+        let mut java_null = true;
+        let codes = self.codes(chunk, class, THREAD_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 0 {
+                chunk.skip_value_field(&mut r, f).ok()?;
+                continue;
+            }
+            let s = chunk.read_scalar(&mut r, f).ok()?;
+            match (code, s) {
+                (1, s) => os_name = self.text_scalar(chunk, rec, f.class, s),
+                (3, s) => {
+                    java_null = matches!(s, Scalar::Str(RawStr::Null));
+                    java_name = self.text_scalar(chunk, rec, f.class, s)
+                }
+                (2, Scalar::Int(v)) => os_id = v,
+                (4, Scalar::Int(v)) => java_id = v,
+                _ => {}
+            }
+        }
+        let name = if !java_null && java_name != NONE { java_name } else { os_name.max(0) };
+        Some(rec.threads.intern(name as u32, os_id, if java_null { ABSENT } else { java_id }) as i32)
+    }
+
+    /// String row for a string-like field value (inline string, string pool ref, or a ref to a
+    /// pool class with a text field such as Symbol or ThreadState).
+    pub(crate) fn text_scalar(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, s: Scalar<'_>) -> i32 {
+        match s {
+            Scalar::Str(RawStr::Pool(id)) => self.resolve(Cached::StringRef, chunk, rec, 0, id),
+            Scalar::Str(RawStr::Null) => NONE,
+            Scalar::Str(s) => rec.strings.intern(&s.to_text().unwrap_or_default()) as i32,
+            Scalar::Ref(id) => self.text(chunk, rec, class, id, 0),
+            Scalar::Int(v) => rec.strings.intern(&v.to_string()) as i32,
+            _ => NONE,
+        }
+    }
+
+    /// String row of a string field's value, as [`Resolver::text_scalar`] gives it.
+    #[inline]
+    pub(crate) fn inline_text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, s: RawStr<'a>) -> i32 {
+        let key = match s {
+            RawStr::Pool(id) => return self.resolve(Cached::StringRef, chunk, rec, 0, id),
+            RawStr::Utf8(b) => (3, b),
+            RawStr::Latin1(b) => (5, b),
+            s => return self.text_scalar(chunk, rec, 0, Scalar::Str(s)),
+        };
+        if let Some(&t) = self.inline.get(&key) {
+            return t;
+        }
+        let s = if key.0 == 3 { RawStr::Utf8(key.1) } else { RawStr::Latin1(key.1) };
+        let t = rec.strings.intern(&s.to_text().unwrap_or_default()) as i32;
+        self.inline.insert(key, t);
+        t
+    }
+
+    /// The text of pool entry `id` of `class`: a string itself, or the struct's `name`,
+    /// `string` or `description` field (following references).
+    pub(crate) fn text(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> i32 {
+        if let Some(&t) = self.texts.get(&(class, id)) {
+            return t;
+        }
+        let t = self.text_uncached(chunk, rec, class, id, depth).unwrap_or(NONE);
+        self.texts.insert((class, id), t);
+        t
+    }
+
+    fn text_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64, depth: usize) -> Option<i32> {
+        if depth > 4 {
+            return None;
+        }
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        if c.prim == Some(Prim::String) {
+            return match r.string().ok()? {
+                RawStr::Null => None,
+                RawStr::Pool(_) => None,
+                s => Some(rec.strings.intern(&s.to_text()?) as i32),
+            };
+        }
+        let want = ["name", "string", "description"].iter().find_map(|n| c.field(n)).or_else(|| {
+            c.fields.iter().position(|f| chunk.md.classes[f.class].prim == Some(Prim::String))
+        })?;
+        for (i, f) in c.fields.iter().enumerate() {
+            if i == want {
+                let s = chunk.read_scalar(&mut r, f).ok()?;
+                return match s {
+                    Scalar::Ref(rid) => Some(self.text(chunk, rec, f.class, rid, depth + 1)),
+                    Scalar::Str(RawStr::Pool(sid)) => Some(self.text(chunk, rec, self.string_class?, sid, depth + 1)),
+                    Scalar::Str(RawStr::Null) => None,
+                    Scalar::Str(s) => Some(rec.strings.intern(&s.to_text()?) as i32),
+                    _ => None,
+                };
+            }
+            chunk.skip_value_field(&mut r, f).ok()?;
+        }
+        None
+    }
+
+    fn class_name_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        let raw = self.text(chunk, rec, class, id, 0);
+        if raw == NONE {
+            return NONE;
+        }
+        let s = rec.strings.get(raw);
+        if s.contains('/') {
+            let dotted = s.replace('/', ".");
+            rec.strings.intern(&dotted) as i32
+        } else {
+            raw
+        }
+    }
+
+    /// (string row of "Class.method", string row of the class) of method `id`.
+    fn method(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
+        if let Some(&m) = self.methods.get(&id) {
+            return m;
+        }
+        let m = self.method_uncached(chunk, rec, class, id);
+        self.methods.insert(id, m);
+        m
+    }
+
+    fn method_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<(u32, u32)> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let (mut cls, mut name) = (NONE, NONE);
+        let codes = self.codes(chunk, class, METHOD_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 0 {
+                chunk.skip_value_field(&mut r, f).ok()?;
+                continue;
+            }
+            let s = chunk.read_scalar(&mut r, f).ok()?;
+            match (code, s) {
+                (1, Scalar::Ref(cid)) => cls = self.resolve(Cached::ClassName, chunk, rec, f.class, cid),
+                (2, s) => name = self.text_scalar(chunk, rec, f.class, s),
+                _ => {}
+            }
+        }
+        let cls_s = rec.strings.get(cls);
+        let full = format!("{}.{}", cls_s, rec.strings.get(name));
+        let full = rec.strings.intern(&full);
+        Some((full, cls.max(0) as u32))
+    }
+
+    fn frame_kind(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> FrameKind {
+        if let Some(&k) = self.frame_kinds.get(&id) {
+            return k;
+        }
+        let t = self.text(chunk, rec, class, id, 0);
+        let k = FrameKind::from_description(rec.strings.get(t));
+        self.frame_kinds.insert(id, k);
+        k
+    }
+
+    fn stack_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
+        let mut r = chunk.pool_reader(class, id)?;
+        let c = &chunk.md.classes[class];
+        let mut frames = std::mem::take(&mut self.frame_buf);
+        frames.clear();
+        let codes = self.codes(chunk, class, STACK_FIELDS);
+        for (f, &code) in c.fields.iter().zip(codes.iter()) {
+            if code == 1 && f.array {
+                let n = r.len("frame count", 1).ok()?;
+                for _ in 0..n {
+                    let fr = if f.cpool {
+                        let fid = r.long().ok()? as u64;
+                        let mut fr_r = chunk.pool_reader(f.class, fid)?;
+                        self.frame(chunk, rec, f.class, &mut fr_r)?
+                    } else {
+                        self.frame(chunk, rec, f.class, &mut r)?
+                    };
+                    frames.push(fr);
+                }
+            } else {
+                chunk.skip_value_field(&mut r, f).ok()?;
+            }
+        }
+        // Frames are stored leaf first; the tree grows from the root.
+        let mut s = NONE;
+        for &fr in frames.iter().rev() {
+            s = rec.stacks.intern(s, fr) as i32;
+        }
+        self.frame_buf = frames;
+        Some(s)
+    }
+
+    fn frame<'b>(&mut self, chunk: &Chunk<'b>, rec: &mut Recording, class: usize, r: &mut Reader<'b>) -> Option<u32> {
+        // Read the raw ids first; a frame seen before in this chunk costs one lookup.
+        let (mut mid, mut line, mut bci, mut tid) = (None, -1i32, -1i32, None);
+        if self.standard_frame(chunk, class) {
+            mid = Some(r.varint().ok()?);
+            line = r.varint().ok()? as i32;
+            bci = r.varint().ok()? as i32;
+            tid = Some(r.varint().ok()?);
+        } else {
+            let c = &chunk.md.classes[class];
+            let codes = self.codes(chunk, class, FRAME_FIELDS);
+            for (f, &code) in c.fields.iter().zip(codes.iter()) {
+                if code == 0 {
+                    chunk.skip_value_field(r, f).ok()?;
+                    continue;
+                }
+                match (code, chunk.read_scalar(r, f).ok()?) {
+                    (1, Scalar::Ref(m)) => mid = Some(m),
+                    (2, Scalar::Int(v)) => line = v as i32,
+                    (3, Scalar::Int(v)) => bci = v as i32,
+                    (4, Scalar::Ref(t)) => tid = Some(t),
+                    _ => {}
+                }
+            }
+        }
+        let key = (mid.unwrap_or(u64::MAX), line, bci, tid.unwrap_or(u64::MAX));
+        if let Some(&f) = self.frame_cache.get(&key) {
+            return Some(f);
+        }
+        let c = &chunk.md.classes[class];
+        let field_class = |name: &str| c.field(name).map(|i| c.fields[i].class);
+        let method = match (mid, field_class("method")) {
+            (Some(m), Some(mc)) => self.method(chunk, rec, mc, m),
+            _ => None,
+        };
+        let kind = match (tid, field_class("type")) {
+            (Some(t), Some(tc)) => self.frame_kind(chunk, rec, tc, t),
+            _ => FrameKind::Unknown,
+        };
+        let (name, cls) = match method {
+            Some(m) => m,
+            None => {
+                let u = rec.strings.intern("unknown");
+                (u, u)
+            }
+        };
+        let f = rec.frames.intern(name, cls, line, bci, kind);
+        self.frame_cache.insert(key, f);
+        Some(f)
+    }
+
+    /// Whether frames of `class` are laid out as JDK and async-profiler write them: method
+    /// (reference), lineNumber (int), bytecodeIndex (int), type (reference), compressed.
+    fn standard_frame(&mut self, chunk: &Chunk<'_>, class: usize) -> bool {
+        if let Some(&(c, v)) = self.standard.as_ref() {
+            if c == class {
+                return v;
+            }
+        }
+        let cd = &chunk.md.classes[class];
+        let prim = |i: usize, p: Prim| chunk.md.classes[cd.fields[i].class].prim == Some(p) && !cd.fields[i].cpool;
+        let v = chunk.header.compressed
+            && cd.fields.len() == 4
+            && cd.fields.iter().zip(FRAME_FIELDS).all(|(f, n)| f.name == *n && !f.array)
+            && cd.fields[0].cpool
+            && cd.fields[3].cpool
+            && prim(1, Prim::Int)
+            && prim(2, Prim::Int);
+        self.standard = Some((class, v));
+        v
+    }
+}
+
+impl<'a> Chunk<'a> {
+    /// Skip one field's value.
+    pub(crate) fn skip_value_field(&self, r: &mut Reader<'_>, f: &crate::metadata::FieldDesc) -> Result<()> {
+        if f.array {
+            let n = r.len("array length", 1)?;
+            for _ in 0..n {
+                if f.cpool {
+                    r.long()?;
+                } else {
+                    self.skip_value(r, f.class, 1)?;
+                }
+            }
+            Ok(())
+        } else if f.cpool {
+            r.long().map(|_| ())
+        } else {
+            self.skip_value(r, f.class, 1)
+        }
+    }
+}
