@@ -66,8 +66,7 @@ export type Action =
   | { type: 'replace'; state: ViewState }
   | { type: 'toggleHidden'; thread: string }
   | { type: 'hideThreads'; threads: string[] }
-  | { type: 'showThreads'; threads: string[] }
-  | { type: 'reset' };
+  | { type: 'showThreads'; threads: string[] };
 
 export function reducer(state: ViewState, action: Action): ViewState {
   switch (action.type) {
@@ -89,7 +88,5 @@ export function reducer(state: ViewState, action: Action): ViewState {
       const keep = state.hiddenThreads.filter((t) => !action.threads.includes(t));
       return keep.length !== state.hiddenThreads.length ? { ...state, hiddenThreads: keep } : state;
     }
-    case 'reset':
-      return { ...initialState, eventType: state.eventType };
   }
 }

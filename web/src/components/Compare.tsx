@@ -3,26 +3,25 @@
  * aside): a table of methods by total or self share, or the selection's flame graph with each
  * frame coloured by how its share changed.
  */
-import type { Dispatch } from 'react';
-import type { Comparison } from '../app/derive';
-import type { Action, ViewState } from '../app/state';
-import type { WeightMode } from '../profile-logic/filters';
-import type { Rise } from '../profile-logic/methods';
-import type { Profile } from '../profile-logic/profile';
+import type { Rise } from '../profile-logic/compare';
+import type { WeightMode } from '../profile-logic/kinds';
+import type { Comparison } from '../selectors/derive';
+import type { ViewIntents, ViewValues } from './intents';
+import type { Profile } from '../columns/profile';
 import { FlameGraph } from './FlameGraph';
 import { Segmented, SortHeader } from './Tables';
 
 interface Props {
   profile: Profile;
   comparison: Comparison | null;
-  state: ViewState;
-  dispatch: Dispatch<Action>;
+  state: ViewValues;
+  on: ViewIntents;
   mode: WeightMode;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-export function CompareView({ profile, comparison, state, dispatch, mode }: Props) {
+export function CompareView({ profile, comparison, state, on, mode }: Props) {
   if (!comparison) {
     return (
       <p className="hint">
@@ -31,7 +30,6 @@ export function CompareView({ profile, comparison, state, dispatch, mode }: Prop
       </p>
     );
   }
-  const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   const bySelf = state.methodSort === 'self';
   const against = state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it';
   return (
@@ -44,7 +42,7 @@ export function CompareView({ profile, comparison, state, dispatch, mode }: Prop
             ['table', 'Methods'],
             ['flame', 'Flame graph'],
           ]}
-          onChange={(compareAs) => set({ compareAs })}
+          onChange={on.onCompareAs}
         />
         <p className="hint">
           {state.compareAs === 'flame' ? (
@@ -62,18 +60,18 @@ export function CompareView({ profile, comparison, state, dispatch, mode }: Prop
         </p>
       </div>
       {state.compareAs === 'flame' && comparison.tree ? (
-        <FlameGraph tree={comparison.tree} mode={mode} inverted={state.inverted} search={state.search} diff onSelect={(name) => set({ selectedMethod: name })} />
+        <FlameGraph tree={comparison.tree} mode={mode} inverted={state.inverted} search={state.search} diff onSelect={(name) => on.onChooseMethod(name)} />
       ) : (
-        <RisesTable profile={profile} rises={comparison.rises} bySelf={bySelf} dispatch={dispatch} />
+        <RisesTable profile={profile} rises={comparison.rises} bySelf={bySelf} on={on} />
       )}
     </div>
   );
 }
 
-function RisesTable({ profile, rises, bySelf, dispatch }: { profile: Profile; rises: Rise[]; bySelf: boolean; dispatch: Dispatch<Action> }) {
+function RisesTable({ profile, rises, bySelf, on }: { profile: Profile; rises: Rise[]; bySelf: boolean; on: ViewIntents }) {
   const delta = (r: Rise) => (bySelf ? r.selfDelta : r.delta);
   const maxDelta = rises.reduce((m, r) => Math.max(m, Math.abs(delta(r))), 0) || 1;
-  const sortBy = (methodSort: 'self' | 'total') => dispatch({ type: 'set', patch: { methodSort } });
+  const sortBy = on.onSortMethods;
   const change = (x: number) => (
     <td className={`num ${x > 0 ? 'up' : x < 0 ? 'down' : ''}`}>
       {x > 0 ? '+' : ''}
@@ -102,7 +100,7 @@ function RisesTable({ profile, rises, bySelf, dispatch }: { profile: Profile; ri
                 type="button"
                 className="link"
                 title="Show its callers and callees"
-                onClick={() => dispatch({ type: 'set', patch: { selectedMethod: profile.strings[r.name], view: 'methods' } })}
+                onClick={() => on.onChooseMethod(profile.strings[r.name], true)}
               >
                 {profile.strings[r.name]}
               </button>

@@ -1,26 +1,33 @@
-/** One event in full: its stack and every field, decoded on demand from the file. */
+/** One event in full: its stack and every field, the fields decoded on demand by `loadFields`. */
 import { useEffect, useState } from 'react';
-import { decodeEventFields } from '../engine';
-import { formatMs, formatTime } from '../profile-logic/format';
-import type { Profile } from '../profile-logic/profile';
-import { subjectText } from '../profile-logic/subjects';
+import type { Profile } from '../columns/profile';
+import { summarize } from '../profile-logic/describe';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
-export function EventPanel({ profile, event, clock, onClose }: { profile: Profile; event: number; clock: boolean; onClose: () => void }) {
+interface Props {
+  profile: Profile;
+  event: number;
+  clock: boolean;
+  /** Every field of the event, resolved (the app reads them from the file). */
+  loadFields: (event: number) => Promise<Record<string, unknown>>;
+  onClose: () => void;
+}
+
+export function EventPanel({ profile, event, clock, loadFields, onClose }: Props) {
   const [fields, setFields] = useState<{ event: number; text: string } | null>(null);
   useEffect(() => {
     let live = true;
-    decodeEventFields(profile, event).then(
+    loadFields(event).then(
       (f) => live && setFields({ event, text: JSON.stringify(f, null, 2) }),
       (e: unknown) => live && setFields({ event, text: `Could not decode the fields: ${e instanceof Error ? e.message : String(e)}` }),
     );
     return () => {
       live = false;
     };
-  }, [profile, event]);
+  }, [loadFields, event]);
   const e = profile.events;
   const type = profile.eventTypes[e.type[event]];
-  const subject = subjectText(profile, event);
+  const s = summarize(profile, event, clock ? profile.info.startMs : null);
   // Leaf first, with line numbers and frame kinds.
   const frames: { name: string; line: number; kind: number }[] = [];
   for (let st = e.stack[event]; st >= 0; st = profile.stacks.prefix[st]) {
@@ -36,14 +43,19 @@ export function EventPanel({ profile, event, clock, onClose }: { profile: Profil
         </button>
       </header>
       <p>
-        {type?.name} at {formatTime(e.start[event], clock ? profile.info.startMs : null)}
-        {e.duration[event] > 0 ? ` for ${formatMs(e.duration[event])}` : ''}
+        {type?.name} · {s.title}
         <br />
-        thread {e.thread[event] >= 0 ? profile.strings[profile.threads.name[e.thread[event]]] : '–'}
-        {subject !== null && (
+        thread {s.thread}
+        {s.subject !== null && (
           <>
             <br />
-            {subject}
+            {s.subject}
+          </>
+        )}
+        {s.peer !== null && (
+          <>
+            <br />
+            {s.peer}
           </>
         )}
       </p>

@@ -14,7 +14,7 @@ import { select } from 'd3';
 import { useEffect, useRef } from 'react';
 import type { CallNode } from '../profile-logic/calltree';
 import { formatPercent, formatWeight } from '../profile-logic/format';
-import type { WeightMode } from '../profile-logic/filters';
+import type { WeightMode } from '../profile-logic/kinds';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
 interface Props {

@@ -1,6 +1,6 @@
 /** What the recording says about itself: JVM, arguments, OS, chunks, settings, event counts. */
 import { formatBytes, formatCount, formatMs } from '../profile-logic/format';
-import type { Profile } from '../profile-logic/profile';
+import type { Profile } from '../columns/profile';
 
 export function RecordingPanel({ profile, fileName }: { profile: Profile; fileName: string }) {
   const i = profile.info;

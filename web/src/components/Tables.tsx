@@ -2,39 +2,37 @@
  * Top methods (self and total), the sandwich of one method, what the selection waits on or
  * touches (subjects), and where each thread's time went.
  */
-import type { Dispatch } from 'react';
-import type { Action, ViewState } from '../app/state';
-import type { Derived } from '../app/derive';
+import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
+import { hasInstances, INTERVAL_KIND_LIST, type IntervalKind } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
-import type { Profile } from '../profile-logic/profile';
-import { hasInstances } from '../profile-logic/filters';
 import type { SubjectRow } from '../profile-logic/subjects';
-import { INTERVAL_KIND_LIST, type IntervalKind } from '../profile-logic/density';
 import type { ThreadTime } from '../profile-logic/threadtime';
+import type { Derived } from '../selectors/derive';
+import type { ViewIntents, ViewValues } from './intents';
 
 interface Props {
   profile: Profile;
   derived: Derived;
-  state: ViewState;
-  dispatch: Dispatch<Action>;
+  state: ViewValues;
+  on: ViewIntents;
 }
 
-export function MethodsTable({ profile, derived, state, dispatch }: Props) {
+export function MethodsTable({ profile, derived, state, on }: Props) {
   const rows = (state.methodSort === 'self' ? [...derived.methods].sort((a, b) => b.self - a.self || b.total - a.total) : derived.methods).slice(0, 300);
   const total = derived.totalWeight;
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
   const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
-  const choose = (name: string) => dispatch({ type: 'set', patch: { selectedMethod: name === state.selectedMethod ? null : name } });
+  const choose = (name: string) => on.onChooseMethod(name === state.selectedMethod ? null : name);
   return (
     <div className="methods">
       <table aria-label="Top methods" className="grid">
         <thead>
           <tr>
             <th>Method</th>
-            <SortHeader label="Self" active={state.methodSort === 'self'} onClick={() => dispatch({ type: 'set', patch: { methodSort: 'self' } })} />
+            <SortHeader label="Self" active={state.methodSort === 'self'} onClick={() => on.onSortMethods('self')} />
             <th className="num">Self %</th>
-            <SortHeader label="Total" active={state.methodSort === 'total'} onClick={() => dispatch({ type: 'set', patch: { methodSort: 'total' } })} />
+            <SortHeader label="Total" active={state.methodSort === 'total'} onClick={() => on.onSortMethods('total')} />
             <th className="num">Total %</th>
           </tr>
         </thead>
@@ -124,11 +122,11 @@ function rowFilter(r: SubjectRow, cls: string): string {
  * and parks by instance: events, distinct threads and weight. Choosing a row filters to it;
  * choosing it again clears the filter.
  */
-export function SubjectsTable({ profile, derived, state, dispatch, heading, rows }: Props & { heading: string; rows: SubjectRow[] }) {
+export function SubjectsTable({ profile, derived, state, on, heading, rows }: Props & { heading: string; rows: SubjectRow[] }) {
   const instances = hasInstances(profile.eventTypes[derived.typeIndex]?.kind);
   const byInstance = instances && state.subjectBy === 'instance';
   const total = derived.totalWeight;
-  const choose = (re: string) => dispatch({ type: 'set', patch: { subjectFilter: state.subjectFilter === re ? '' : re } });
+  const choose = (re: string) => on.onFilterSubject(state.subjectFilter === re ? '' : re);
   return (
     <div>
       {instances && (
@@ -140,7 +138,7 @@ export function SubjectsTable({ profile, derived, state, dispatch, heading, rows
               ['class', 'By class'],
               ['instance', 'By instance'],
             ]}
-            onChange={(subjectBy) => dispatch({ type: 'set', patch: { subjectBy } })}
+            onChange={on.onRowsBy}
           />
           <p className="hint">
             {byInstance
@@ -200,14 +198,14 @@ const TIME_TITLE: Record<IntervalKind, string> = {
  * parked, sleeping, in I/O, next to its matching events of the selected type. Choosing a
  * thread filters to it; choosing it again clears the filter.
  */
-export function ThreadTimeTable({ profile, derived, state, dispatch, noun, rows }: Props & { noun: string; rows: ThreadTime[] }) {
+export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Props & { noun: string; rows: ThreadTime[] }) {
   const [from, to] = state.range ?? [0, profile.info.durationMs];
   const kinds = INTERVAL_KIND_LIST.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
   const waiting = profile.eventTypes.filter((t) => t.deferred && (INTERVAL_KIND_LIST as readonly string[]).includes(t.kind));
   const span = Math.max(to - from, 1e-9);
   const choose = (name: string) => {
     const re = `^${escapeRegex(name)}$`;
-    dispatch({ type: 'set', patch: { threadFilter: state.threadFilter === re ? '' : re } });
+    on.onFilterThread(state.threadFilter === re ? '' : re);
   };
   return (
     <div>

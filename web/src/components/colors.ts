@@ -1,34 +1,4 @@
-/** Colours shared by the timeline and the flame graph. */
-import type { EventKind } from '../profile-logic/profile';
-
-export const KIND_COLOR: Record<EventKind, string> = {
-  cpu: '#e8590c',
-  native: '#f59f00',
-  wall: '#1c7ed6',
-  lock: '#d6336c',
-  park: '#7950f2',
-  sleep: '#868e96',
-  io: '#2b8a3e',
-  alloc: '#f08c00',
-  gc: '#fcc419',
-  thread: '#adb5bd',
-  other: '#495057',
-};
-
-/** Lighter variants: matching samples in a waiting state (sleeping, parked…) on the lanes. */
-export const KIND_LIGHT: Record<EventKind, string> = {
-  cpu: '#ffc078',
-  native: '#ffe066',
-  wall: '#a5d8ff',
-  lock: '#fcc2d7',
-  park: '#d0bfff',
-  sleep: '#dee2e6',
-  io: '#b2f2bb',
-  alloc: '#ffd8a8',
-  gc: '#fff3bf',
-  thread: '#e9ecef',
-  other: '#ced4da',
-};
+/** Colours shared by the timeline and the flame graph (each event kind's own colours are in profile-logic/kinds). */
 
 /** The timeline's palette (canvas cannot read CSS variables cheaply). */
 export const THEME = {

@@ -12,8 +12,8 @@
  * types and single events (the side panel) from the bytes they hold. Cancelling a load (another
  * file dropped) or closing the recording terminates them.
  */
-import type { Profile } from '../profile-logic/profile';
-import type { Description, PartColumns } from './columns';
+import type { Profile } from '../columns/profile';
+import type { Description, PartColumns } from './parts';
 import { chunkHeaderAt, chunkLayout, partition, type ChunkSpan } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder } from './session';

@@ -11,9 +11,9 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
-import type { Description, PartColumns, TypeRow } from './columns';
+import type { Description, PartColumns, TypeRow } from './parts';
 
-export type Columns = Omit<PartColumns, 'description'>;
+export type PartData = Omit<PartColumns, 'description'>;
 
 function remapInto(map: number[], v: number): number {
   return v < 0 ? v : map[v];
@@ -137,7 +137,7 @@ export class Merger {
   }
 
   /** One piece of a source: its new dictionary rows, and event rows naming event types `types`. */
-  add(src: Source, p: Columns, types: string[]): void {
+  add(src: Source, p: PartData, types: string[]): void {
     const out = (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
     const { sMap, thMap, frMap, stMap } = src;
     for (const s of p.strings) sMap.push(this.intern(s));
@@ -208,7 +208,7 @@ export class Merger {
   }
 
   /** The merged columns; ranges a source did not fill (a damaged chunk) are closed up. */
-  finish(): Columns {
+  finish(): PartData {
     const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
     let total = 0;
     for (const s of this.sources) {

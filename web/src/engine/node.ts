@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { initSync, Parser } from './pkg/jfrscope_wasm.js';
-import { countGroup, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './columns';
+import { countGroup, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeParts } from './merge';
-import { toProfile } from './profile';
+import { toProfile } from './tables';
 import { Session, type GroupDecoder } from './session';
-import type { Profile } from '../profile-logic/profile';
+import type { Profile } from '../columns/profile';
 
 let initialised = false;
 export function initWasm(): void {

@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type WasmParser } from './columns';
+import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type WasmParser } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 const ready = init();

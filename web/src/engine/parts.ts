@@ -2,7 +2,7 @@
  * What one decoding pass (one worker, one group of chunks) hands back: plain typed arrays and
  * a JSON description, ready to be transferred between threads without copying.
  */
-import type { EventKind } from '../profile-logic/profile';
+import type { EventKind } from '../columns/profile';
 import type { ChunkSpan } from './layout';
 
 export interface TypeRow {

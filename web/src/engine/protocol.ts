@@ -7,7 +7,7 @@
  *   rows {id, types}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  */
-import type { Description, PartColumns } from './columns';
+import type { Description, PartColumns } from './parts';
 import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =

@@ -12,10 +12,10 @@
  * recording dominated by one huge type (14 M file reads in 1 M other events) opens with what
  * fits and decodes the rest when it is asked for.
  */
-import type { Profile } from '../profile-logic/profile';
-import { decodable, type Description, type PartColumns } from './columns';
-import { Merger, mergeDescriptions, type Columns } from './merge';
-import { toProfile } from './profile';
+import type { Profile } from '../columns/profile';
+import { decodable, type Description, type PartColumns } from './parts';
+import { Merger, mergeDescriptions, type PartData } from './merge';
+import { toProfile } from './tables';
 
 /** One group of chunks and the parser that reads it (a worker, or wasm called directly). */
 export interface GroupDecoder {
@@ -87,7 +87,7 @@ function expectedRows(d: Description | undefined, types: string[]): number {
 export class Session {
   description: Description | null = null;
   readonly loaded = new Set<string>();
-  private columns: Columns | null = null;
+  private columns: PartData | null = null;
   /** Each group's own count pass. */
   private counted: Description[] = [];
   private busy: Promise<unknown> = Promise.resolve();

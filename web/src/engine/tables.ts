@@ -3,8 +3,8 @@
  * and typed-array views of the same buffers for profile-logic.
  */
 import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
-import type { Profile, RecordingInfo } from '../profile-logic/profile';
-import { decodable, type PartColumns } from './columns';
+import type { Profile, RecordingInfo } from '../columns/profile';
+import { decodable, type PartColumns } from './parts';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
   return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);

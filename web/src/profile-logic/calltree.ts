@@ -6,7 +6,7 @@
  * The normal tree grows from the roots (callers on top of callees); the inverted tree from the
  * leaves (each function, then who called it).
  */
-import type { FrameKind, Profile } from './profile';
+import type { FrameKind, Profile } from '../columns/profile';
 
 export interface CallNode {
   name: string;
@@ -123,19 +123,4 @@ export function countNodes(node: CallNode): number {
   let n = 1;
   for (const c of node.children) n += countNodes(c);
   return n;
-}
-
-/**
- * The selection's tree with each node's change of share against the baseline tree: the node's
- * share of the selection minus the same path's share of the baseline (0 where it had none).
- */
-export function diffTree(sel: CallNode, base: CallNode): CallNode {
-  const ts = sel.value || 1;
-  const tb = base.value || 1;
-  const walk = (n: CallNode, b: CallNode | undefined): CallNode => {
-    const byName = new Map((b?.children ?? []).map((c) => [c.name, c]));
-    const baseShare = (b?.value ?? 0) / tb;
-    return { ...n, baseShare, delta: n.value / ts - baseShare, children: n.children.map((c) => walk(c, byName.get(c.name))) };
-  };
-  return walk(sel, base);
 }

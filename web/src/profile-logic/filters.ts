@@ -6,8 +6,9 @@
  *
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
-import type { EventKind, IndexIntoEventTypes, Profile } from './profile';
-import type { Cumulative } from './density';
+import type { IndexIntoEventTypes, Profile } from '../columns/profile';
+import { hasInstances } from './kinds';
+import type { Cumulative } from './running-counts';
 
 export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
 
@@ -57,11 +58,6 @@ export function threadsMatching(profile: Profile, re: RegExp | null, hidden: Rea
     out[t] = !hidden.has(name) && (re === null || re.test(name)) ? 1 : 0;
   }
   return out;
-}
-
-/** Kinds whose events name an object instance (by address) as well as its class. */
-export function hasInstances(kind: EventKind | undefined): boolean {
-  return kind === 'lock' || kind === 'park';
 }
 
 /** "class @ 0xaddress" of an address that is there, else the class. */
@@ -171,37 +167,7 @@ export function passes(f: EventTest, i: number): boolean {
 }
 
 /**
- * The events of `spec.type` that the filters keep (before any time range). `candidates`, when
- * given, lists the events of that type (eventsOfType) so the loop skips every other event.
- */
-export function filterEvents(profile: Profile, spec: FilterSpec, candidates?: Int32Array, ofTypeCached?: Uint8Array): Filtered {
-  const e = profile.events;
-  const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
-  const test = eventTest(profile, spec);
-  // Nothing to filter: every event of the type matches (the arrays are shared, never written).
-  if (ofTypeCached && !spec.thread && !test && spec.hiddenThreads.size === 0) {
-    return { match: ofTypeCached, ofType: ofTypeCached, threads };
-  }
-  const threadFiltered = spec.thread !== null;
-  const match = new Uint8Array(e.length);
-  const ofType = ofTypeCached ?? new Uint8Array(e.length);
-  const { type, thread } = e;
-  const want = spec.type;
-  const n = candidates ? candidates.length : e.length;
-  for (let k = 0; k < n; k++) {
-    const i = candidates ? candidates[k] : k;
-    if (type[i] !== want) continue;
-    if (!ofTypeCached) ofType[i] = 1;
-    const t = thread[i];
-    if (t >= 0 ? !threads[t] : threadFiltered) continue;
-    if (test && !passes(test, i)) continue;
-    match[i] = 1;
-  }
-  return { match, ofType, threads };
-}
-
-/**
- * filterEvents and cumulate (density.ts) in one pass over the type's lists, one per thread row
+ * The filters and the running counts (running-counts.ts) in one pass over the type's lists, one per thread row
  * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
  * each event is read once. `ofType` flags the type's events; `running` as for cumulate.
  */
@@ -237,53 +203,4 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     return { list, match: m, running: r };
   });
   return { filtered: { match, ofType, threads }, cums };
-}
-
-/** Indexes of matching events whose start lies in [from, to] (ms), or all when no range. */
-export function selectInRange(profile: Profile, match: Uint8Array, range: readonly [number, number] | null): Int32Array {
-  const e = profile.events;
-  let n = 0;
-  const out = new Int32Array(e.length);
-  for (let i = 0; i < e.length; i++) {
-    if (!match[i]) continue;
-    if (range && (e.start[i] < range[0] || e.start[i] > range[1])) continue;
-    out[n++] = i;
-  }
-  return out.slice(0, n);
-}
-
-/** How an event type's events weigh in the flame graph and tables. */
-export type WeightMode = 'samples' | 'bytes' | 'duration' | 'events';
-
-export function weightModeOf(profile: Profile, type: IndexIntoEventTypes): WeightMode {
-  const t = profile.eventTypes[type];
-  if (!t) return 'events';
-  if (t.kind === 'cpu' || t.kind === 'native' || t.kind === 'wall') return 'samples';
-  if (t.kind === 'alloc') return 'bytes';
-  if (t.kind === 'lock' || t.kind === 'park' || t.kind === 'sleep' || t.kind === 'io') return 'duration';
-  return 'events';
-}
-
-export function eventWeight(profile: Profile, i: number, mode: WeightMode): number {
-  switch (mode) {
-    case 'samples':
-    case 'bytes':
-      return profile.events.weight[i];
-    case 'duration':
-      return profile.events.duration[i];
-    default:
-      return 1;
-  }
-}
-
-/** Weight per stack row (index = stack, plus one slot at the end for "no stack"). */
-export function weightPerStack(profile: Profile, events: Int32Array, mode: WeightMode): Float64Array {
-  const out = new Float64Array(profile.stacks.length + 1);
-  const none = profile.stacks.length;
-  for (let k = 0; k < events.length; k++) {
-    const i = events[k];
-    const s = profile.events.stack[i];
-    out[s >= 0 ? s : none] += eventWeight(profile, i, mode);
-  }
-  return out;
 }

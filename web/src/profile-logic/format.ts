@@ -1,5 +1,5 @@
 /** Numbers as people read them in a profiler. */
-import type { WeightMode } from './filters';
+import type { WeightMode } from './kinds';
 
 export function formatMs(ms: number): string {
   if (!isFinite(ms)) return '–';

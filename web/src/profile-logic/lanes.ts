@@ -3,21 +3,8 @@
  * Each thread's events are indexed by type and start time once per profile (indexEvents), so
  * drawing a time window touches only the events inside it.
  */
-import { eventsOf, type ThreadIndex } from './density';
-import type { Profile } from './profile';
-
-/** First position in `list` whose event starts at or after `t`. */
-export function lowerBound(profile: Profile, list: Int32Array, t: number): number {
-  let lo = 0;
-  let hi = list.length;
-  const start = profile.events.start;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (start[list[mid]] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import type { ThreadIndex } from './event-index';
+import type { Profile } from '../columns/profile';
 
 export interface Lane {
   /** Thread rows drawn in this lane (several when grouped). */
@@ -38,23 +25,6 @@ export function groupKey(name: string): string {
 export interface ThreadCounts {
   count: Int32Array;
   matching: Int32Array;
-}
-
-/** Count by walking each thread's events (the reference; the timeline uses running counts). */
-export function threadCounts(profile: Profile, index: ThreadIndex, ofType: Uint8Array, match: Uint8Array): ThreadCounts {
-  const n = profile.threads.length;
-  const count = new Int32Array(n);
-  const matching = new Int32Array(n);
-  for (let t = 0; t < n; t++) {
-    for (let ty = 0; ty < profile.eventTypes.length; ty++) {
-      const list = eventsOf(index, ty, t);
-      for (let k = 0; k < list.length; k++) {
-        count[t] += ofType[list[k]];
-        matching[t] += match[list[k]];
-      }
-    }
-  }
-  return { count, matching };
 }
 
 export interface LaneOptions {

@@ -1,9 +1,8 @@
 /**
  * Per-method aggregates of a selection: self and total weight (top methods), direct callers and
- * callees of one method (sandwich), and the rise of each method's share between two selections
- * (what grew in the spike against the calm before).
+ * callees of one method (sandwich).
  */
-import type { Profile } from './profile';
+import type { Profile } from '../columns/profile';
 
 export interface MethodRow {
   /** String index of `Class.method`. */
@@ -82,50 +81,4 @@ export function sandwich(profile: Profile, weights: Float64Array, name: number):
   }
   const list = (m: Map<number, number>) => [...m].map(([n, weight]) => ({ name: n, weight })).sort((a, b) => b.weight - a.weight);
   return { total, self, callers: list(callers), callees: list(callees) };
-}
-
-export interface Rise {
-  name: number;
-  /** Share of the selection's total weight under the method (total), 0..1. */
-  share: number;
-  /** Share of the baseline's total weight, 0..1. */
-  baseShare: number;
-  /** share − baseShare. */
-  delta: number;
-  /** The same for the weight in the method itself (self). */
-  selfShare: number;
-  baseSelfShare: number;
-  selfDelta: number;
-}
-
-/**
- * How each method's share of the weight changed from `base` to `sel`, total and self; largest
- * rise first by `rank` (total: the method and what it calls; self: the method itself).
- */
-export function compareMethods(profile: Profile, sel: Float64Array, base: Float64Array, rank: 'total' | 'self' = 'total'): Rise[] {
-  const sum = (w: Float64Array) => w.reduce((x, y) => x + y, 0) || 1;
-  const totalA = sum(sel);
-  const totalB = sum(base);
-  const rows = new Map<number, Rise>();
-  const row = (name: number) => {
-    let r = rows.get(name);
-    if (!r) rows.set(name, (r = { name, share: 0, baseShare: 0, delta: 0, selfShare: 0, baseSelfShare: 0, selfDelta: 0 }));
-    return r;
-  };
-  for (const m of topMethods(profile, sel)) {
-    const r = row(m.name);
-    r.share = m.total / totalA;
-    r.selfShare = m.self / totalA;
-  }
-  for (const m of topMethods(profile, base)) {
-    const r = row(m.name);
-    r.baseShare = m.total / totalB;
-    r.baseSelfShare = m.self / totalB;
-  }
-  const out = [...rows.values()];
-  for (const r of out) {
-    r.delta = r.share - r.baseShare;
-    r.selfDelta = r.selfShare - r.baseSelfShare;
-  }
-  return rank === 'self' ? out.sort((x, y) => y.selfDelta - x.selfDelta || y.delta - x.delta) : out.sort((x, y) => y.delta - x.delta || y.selfDelta - x.selfDelta);
 }

@@ -7,9 +7,11 @@
  * apart by instance: "java.lang.Object @ 0x1a2b3c40". That text is what the subject filter reads
  * for them. (A moving collector can relocate an object, so one lock may show at two addresses.)
  */
-import { rangePositions, type Cumulative } from './density';
-import { eventWeight, hasInstances, instanceText, type WeightMode } from './filters';
-import type { IndexIntoEvents, Profile } from './profile';
+import type { IndexIntoEvents, Profile } from '../columns/profile';
+import { instanceText } from './filters';
+import { eventWeight, hasInstances, type WeightMode } from './kinds';
+import { rangePositions } from './ranges';
+import type { Cumulative } from './running-counts';
 
 /** The subject as the filter reads it: with the instance for lock waits and parks; null if none. */
 export function subjectText(profile: Profile, i: IndexIntoEvents): string | null {

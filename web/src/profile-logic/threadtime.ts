@@ -3,8 +3,11 @@
  * did I/O (the interval events on its lane), next to its matching events of the selected type.
  * Intervals of one kind that overlap (a read inside a read) count once.
  */
-import { countInRange, firstReaching, INTERVAL_KINDS, type Cumulative, type IntervalKind, type Intervals } from './density';
-import type { EventKind, Profile } from './profile';
+import type { EventKind, Profile } from '../columns/profile';
+import { firstReaching, type Intervals } from './intervals';
+import { KINDS, type IntervalKind } from './kinds';
+import { countInRange } from './ranges';
+import type { Cumulative } from './running-counts';
 
 export interface ThreadTime {
   thread: number;
@@ -40,7 +43,7 @@ export function threadTimes(
     for (let k = firstReaching(iv, t, from); k < list.length; k++) {
       const i = list[k];
       if (start[i] > to) break;
-      if (!INTERVAL_KINDS.has(kindOf[type[i]])) continue;
+      if (!KINDS[kindOf[type[i]]].interval) continue;
       const kind = kindOf[type[i]] as IntervalKind;
       const a = Math.max(start[i], covered[kind]);
       const b = Math.min(start[i] + duration[i], to);

@@ -7,40 +7,23 @@
  *     methods, compare
  */
 import { useCallback, useMemo } from 'react';
-import { callTree, countNodes, diffTree, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
-import {
-  compileRegex,
-  filterLists,
-  flagsOf,
-  hasInstances,
-  weightModeOf,
-  type Filtered,
-  type RegexResult,
-  type WeightMode,
-} from '../profile-logic/filters';
-import {
-  countInRange,
-  eventsOfType,
-  gcEvents,
-  indexEvents,
-  intervals,
-  runningStates,
-  selectInRanges,
-  typeLists,
-  weightsInRange,
-  type Cumulative,
-  type Intervals,
-  type ThreadIndex,
-  type TypeLists,
-} from '../profile-logic/density';
-import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
-import { compareMethods, topMethods, type MethodRow, type Rise } from '../profile-logic/methods';
+import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
+import { compareMethods, diffTree, type Rise } from '../profile-logic/compare';
+import { eventsOfType, indexEvents, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
+import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
-import { histogramOf, spikeRanges } from '../profile-logic/histogram';
+import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
+import { defaultEventType, hasInstances, weightModeOf, type WeightMode } from '../profile-logic/kinds';
+import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
+import { topMethods, type MethodRow } from '../profile-logic/methods';
+import { histogramOf } from '../profile-logic/pixel-columns';
+import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
+import { runningStates, type Cumulative } from '../profile-logic/running-counts';
+import { spikeRanges } from '../profile-logic/spikes';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
-import type { Profile } from '../profile-logic/profile';
-import type { ViewState } from './state';
+import type { Profile } from '../columns/profile';
+import type { ViewState } from '../app/state';
 
 export interface Derived {
   typeIndex: number;
@@ -53,7 +36,7 @@ export interface Derived {
   /** Events of the selected type in time order, per thread (and without one). */
   lists: TypeLists;
   /** Running counts of matching (and running-state) events along those lists. */
-  density: { byThread: Cumulative[]; parts: Cumulative[] };
+  cums: { byThread: Cumulative[]; parts: Cumulative[] };
   counts: ThreadCounts;
   intervals: Intervals;
   /** GC events (no thread, with a duration) in start order. */
@@ -73,22 +56,6 @@ export interface Derived {
   states: string[];
   /** The type's events name a subject (monitor, file, host, class): its filter and table apply. */
   hasSubjects: boolean;
-}
-
-/** Stack-bearing types the Event selector offers, most useful first. */
-export function eventChoices(profile: Profile): number[] {
-  const order = ['cpu', 'wall', 'native', 'lock', 'park', 'sleep', 'io', 'alloc', 'other'];
-  return profile.eventTypes
-    .map((t, i) => ({ t, i }))
-    .filter(({ t }) => t.hasStack && t.count > 0 && t.kind !== 'thread' && t.kind !== 'gc')
-    .filter(({ t }) => t.count > 0)
-    .sort((a, b) => order.indexOf(a.t.kind) - order.indexOf(b.t.kind) || b.t.count - a.t.count)
-    .map(({ i }) => i);
-}
-
-export function defaultEventType(profile: Profile): string {
-  const c = eventChoices(profile);
-  return c.length ? profile.eventTypes[c[0]].name : '';
 }
 
 export function useDerived(profile: Profile, s: ViewState): Derived {
@@ -142,31 +109,31 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running],
   );
   const filtered = pass.filtered;
-  const density = useMemo(() => ({ byThread: pass.cums.slice(0, lists.byThread.length), parts: pass.cums }), [pass, lists]);
+  const cums = useMemo(() => ({ byThread: pass.cums.slice(0, lists.byThread.length), parts: pass.cums }), [pass, lists]);
   const counts = useMemo<ThreadCounts>(
     () => ({
       count: Int32Array.from(lists.byThread, (l) => l.length),
-      matching: Int32Array.from(density.byThread, (c) => c.match[c.list.length]),
+      matching: Int32Array.from(cums.byThread, (c) => c.match[c.list.length]),
     }),
-    [lists, density],
+    [lists, cums],
   );
   // Spikes of matching events over the whole recording, for next/previous spike: about four
   // matching events per bucket on average (20 to 200 buckets), so a few sparse events make no spike.
   const spikes = useMemo(() => {
-    const matching = density.parts.reduce((a, c) => a + c.match[c.list.length], 0);
+    const matching = cums.parts.reduce((a, c) => a + c.match[c.list.length], 0);
     const buckets = Math.max(20, Math.min(200, Math.round(matching / 4)));
-    return spikeRanges(histogramOf(profile, density.parts, 0, Math.max(profile.info.durationMs, 1), buckets));
-  }, [profile, density]);
+    return spikeRanges(histogramOf(profile, cums.parts, 0, Math.max(profile.info.durationMs, 1), buckets));
+  }, [profile, cums]);
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
     () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads }),
     [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered],
   );
-  const selectedCount = useMemo(() => countInRange(profile, density.parts, s.range), [profile, density, s.range]);
-  const select = useCallback(() => selectInRanges(profile, density.parts, s.range), [profile, density, s.range]);
+  const selectedCount = useMemo(() => countInRange(profile, cums.parts, s.range), [profile, cums, s.range]);
+  const select = useCallback(() => selectInRanges(profile, cums.parts, s.range), [profile, cums, s.range]);
   const typeTotal = lists.total;
-  const weights = useMemo(() => weightsInRange(profile, density.parts, s.range, weightMode), [profile, density, s.range, weightMode]);
+  const weights = useMemo(() => weightsInRange(profile, cums.parts, s.range, weightMode), [profile, cums, s.range, weightMode]);
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;
@@ -175,7 +142,11 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
-  return { typeIndex, weightMode, regex, candidates, filtered, index, lists, density, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects };
+  // One object per change of what it holds, so components that take it redraw only then.
+  return useMemo(
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects],
+  );
 }
 
 export interface Comparison {
@@ -190,15 +161,15 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
   // Per-stack weights of the baseline: the range set aside, or everything outside the selection.
   const baseWeights = useMemo(() => {
     if (!enabled || (!s.range && !s.baseline)) return null;
-    if (s.baseline) return weightsInRange(profile, d.density.parts, s.baseline, d.weightMode);
+    if (s.baseline) return weightsInRange(profile, d.cums.parts, s.baseline, d.weightMode);
     // The whole recording's weights minus the selection's.
-    const rest = weightsInRange(profile, d.density.parts, null, d.weightMode);
+    const rest = weightsInRange(profile, d.cums.parts, null, d.weightMode);
     for (let k = 0; k < rest.length; k++) {
       const v = rest[k] - d.weights[k];
       rest[k] = v > 1e-9 * rest[k] ? v : 0; // no float residue where the selection held it all
     }
     return rest;
-  }, [profile, s.range, s.baseline, d.density, d.weights, d.weightMode, enabled]);
+  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled]);
   const rises = useMemo(
     () => (baseWeights ? compareMethods(profile, d.weights, baseWeights, s.methodSort) : null),
     [profile, d.weights, baseWeights, s.methodSort],
@@ -216,8 +187,8 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
 export function useSubjects(profile: Profile, s: ViewState, d: Derived, enabled: boolean): SubjectRow[] | null {
   const byInstance = hasInstances(profile.eventTypes[d.typeIndex]?.kind) && s.subjectBy === 'instance';
   return useMemo(
-    () => (enabled ? subjectsInRange(profile, d.density.parts, s.range, d.weightMode, byInstance) : null),
-    [profile, d.density, s.range, d.weightMode, byInstance, enabled],
+    () => (enabled ? subjectsInRange(profile, d.cums.parts, s.range, d.weightMode, byInstance) : null),
+    [profile, d.cums, s.range, d.weightMode, byInstance, enabled],
   );
 }
 
@@ -225,7 +196,7 @@ export function useSubjects(profile: Profile, s: ViewState, d: Derived, enabled:
 export function useThreadTimes(profile: Profile, s: ViewState, d: Derived, enabled: boolean): ThreadTime[] | null {
   const [from, to] = s.range ?? [0, profile.info.durationMs];
   return useMemo(
-    () => (enabled ? threadTimes(profile, d.intervals, d.density.byThread, d.filtered.threads, from, to) : null),
-    [profile, d.intervals, d.density, d.filtered, from, to, enabled],
+    () => (enabled ? threadTimes(profile, d.intervals, d.cums.byThread, d.filtered.threads, from, to) : null),
+    [profile, d.intervals, d.cums, d.filtered, from, to, enabled],
   );
 }

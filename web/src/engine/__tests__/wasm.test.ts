@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collapsedStacks } from '../../profile-logic/collapsed';
-import type { Profile } from '../../profile-logic/profile';
+import type { Profile } from '../../columns/profile';
 import { decodeInNode, sessionInNode } from '../node';
 
 const root = resolve(__dirname, '../../../..');
@@ -99,7 +99,7 @@ describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
         p.eventTypes.forEach((t, i) => {
           if (!t.hasStack || t.count === 0) return;
           const want = run(['collapse', file, '--event', t.name]).split('\n').filter((l) => l.length > 0).sort(byCodeUnit);
-          const got = collapsedStacks(p, i, t.kind === 'wall' ? 'weight' : 'events');
+          const got = collapsedStacks(p, i, t.kind === 'wall' ? 'samples' : 'events');
           expect(got, `${t.name} in ${file}`).toEqual(want);
         });
       }

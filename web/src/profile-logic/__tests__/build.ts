@@ -2,7 +2,7 @@
  * Small profiles built by hand for unit tests: stacks given as "a;b;c" (root first), events as
  * (type, time, thread, stack, weight, duration, state, subject).
  */
-import type { EventKind, Profile } from '../profile';
+import type { EventKind, Profile } from '../../columns/profile';
 
 export interface Ev {
   type: number;

@@ -1,28 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addColumns,
-  cumulate,
-  firstAtOrAfter,
-  firstReaching,
-  gallopAtOrAfter,
-  eventsOf,
-  eventsOfType,
-  gcEvents,
-  indexEvents,
-  intervals,
-  mergeByStart,
-  intervalsIn,
-  newColumns,
-  runningStates,
-  selectInRanges,
-  countInRange,
-  weightsInRange,
-  sortByStart,
-  typeLists,
-} from '../density';
-import { filterEvents, filterLists, flagsOf, selectInRange, weightPerStack } from '../filters';
-import { histogram, histogramOf } from '../histogram';
+import { eventsOf, eventsOfType, firstAtOrAfter, gallopAtOrAfter, indexEvents, mergeByStart, sortByStart, typeLists } from '../event-index';
+import { filterLists, flagsOf } from '../filters';
+import { firstReaching, gcEvents, intervals } from '../intervals';
+import { addToPixels as addColumns, histogramOf, newPixelCounts as newColumns } from '../pixel-columns';
+import { countInRange, selectInRanges, weightsInRange } from '../ranges';
+import { runningStates } from '../running-counts';
 import { threadTimes } from '../threadtime';
+import { cumulate, filterEvents, histogram, intervalsIn, selectInRange, weightPerStack } from './reference';
 import { buildProfile, type Ev } from './build';
 
 const types = [

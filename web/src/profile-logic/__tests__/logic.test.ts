@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { callTree, diffTree, invertedTree, type CallNode } from '../calltree';
+import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
-import { compileRegex, filterEvents, flagsOf, selectInRange, weightPerStack } from '../filters';
-import { histogram, nextSpike, spikeRanges, spikes } from '../histogram';
-import { cumulate, eventsOf, eventsOfType, indexEvents, typeLists } from '../density';
-import { buildLanes, groupKey, lowerBound, threadCounts } from '../lanes';
-import { compareMethods, sandwich, topMethods } from '../methods';
+import { compareMethods, diffTree } from '../compare';
+import { eventsOf, eventsOfType, indexEvents, typeLists } from '../event-index';
+import { compileRegex, flagsOf } from '../filters';
+import { buildLanes, groupKey } from '../lanes';
+import { sandwich, topMethods } from '../methods';
+import { nextSpike, spikeRanges, spikes } from '../spikes';
 import { subjectsInRange, subjectText } from '../subjects';
+import { cumulate, filterEvents, histogram, lowerBound, selectInRange, threadCounts, weightPerStack } from './reference';
 import { buildProfile } from './build';
 
 const types = [

@@ -1,0 +1,332 @@
+/**
+ * The workspace of an open recording: the filter bar, the status bar with the timeline's tools,
+ * the timeline, and the views of the selection. It wires the store to the components: state
+ * goes down as values, the components' intents come back as actions.
+ */
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { decodeEventFields } from '../engine';
+import { formatClock, formatCount, formatWeight } from '../profile-logic/format';
+import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
+import { nextSpike } from '../profile-logic/spikes';
+import { useComparison, useDerived, useSubjects, useThreadTimes } from '../selectors/derive';
+import { CompareView } from '../components/Compare';
+import { EventPanel } from '../components/EventPanel';
+import { ExportButton } from '../components/ExportButton';
+import { FlameGraph } from '../components/FlameGraph';
+import { RecordingPanel } from '../components/RecordingPanel';
+import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tables';
+import { ThreadsMenu } from '../components/ThreadsMenu';
+import { Timeline } from '../components/Timeline';
+import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
+import { useViewIntents } from './intents';
+import type { Action, ActiveView, ViewState } from './state';
+import type { Loaded } from './useRecording';
+
+interface WorkspaceProps {
+  loaded: Loaded;
+  state: ViewState;
+  dispatch: React.Dispatch<Action>;
+  selectedEvent: number | null;
+  setSelectedEvent: (i: number | null) => void;
+  /** Deferred types asked for with the timeline's button (decoding, or decoded). */
+  requested: string[];
+  /** Decode these deferred types. */
+  onDecode: (types: string[]) => void;
+}
+
+export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode }: WorkspaceProps) {
+  const { profile } = loaded;
+  // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
+  // on a huge recording a burst of typing recomputes once, for the latest text.
+  const deferred = useDeferredValue(state);
+  const stale = deferred !== state;
+  const d = useDerived(profile, deferred);
+  const on = useViewIntents(dispatch);
+  // For bench/browser.mjs: when a recording's (or a decoded type's) view is first on screen.
+  useEffect(() => {
+    requestAnimationFrame(() => performance.mark('jfrscope:shown'));
+  }, [profile]);
+  const comparison = useComparison(profile, deferred, d, state.view === 'compare');
+  const subjects = useSubjects(profile, deferred, d, state.view === 'subjects');
+  const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
+  // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
+  // the flame graph's own scroll to its root, a passive effect, comes after it).
+  const viewBody = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    viewBody.current?.scrollTo(0, 0);
+  }, [state.view]);
+  const choices = useMemo(() => eventChoices(profile), [profile]);
+  const loadFields = useCallback((event: number) => decodeEventFields(profile, event), [profile]);
+  // Deferred types not being decoded already (the picked one is, and those asked for).
+  const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
+  const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
+  const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
+  const goSpike = (dir: 1 | -1) => {
+    const r = nextSpike(d.spikes, state.range, dir);
+    if (r) set({ range: r });
+  };
+  const type = profile.eventTypes[d.typeIndex];
+  const selected = d.selectedCount;
+  const noun = nounOf(profile, d.typeIndex);
+  const notDecoded = type?.deferred ? loaded.failed?.[type.name] : undefined;
+  const status = type?.deferred
+    ? notDecoded
+      ? `${formatCount(type.count)} ${noun}, not decoded: more than this page can hold`
+      : `Decoding ${formatCount(type.count)} ${noun}…`
+    : type
+    ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
+      ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
+      (deferred.range
+        ? deferred.clock
+          ? ` · range ${formatClock(profile.info.startMs + deferred.range[0], 10)}–${formatClock(profile.info.startMs + deferred.range[1], 10)} UTC`
+          : ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s`
+        : '')
+    : 'This recording has no events with stacks.';
+  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string) => (
+    <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
+      <span>{label}</span>
+      <input
+        type="search"
+        aria-label={label}
+        aria-invalid={bad !== null}
+        placeholder={placeholder}
+        value={state[key]}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(e) => set({ [key]: e.currentTarget.value } as Partial<ViewState>)}
+      />
+    </label>
+  );
+  const regexError = (k: 'thread' | 'stack' | 'exclude' | 'subject') => {
+    const r = d.regex[k];
+    return r.ok ? null : r.error;
+  };
+  const subject = KINDS[type?.kind ?? 'other'].subject;
+  const views: [ActiveView, string][] = [
+    ['flame', 'Flame graph'],
+    ['methods', 'Top methods'],
+    ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
+    ['threads', 'Thread time'],
+    ['compare', 'Compare'],
+    ['recording', 'Recording'],
+  ];
+  const gcCount = d.gc.length;
+  const kindsPresent = useMemo(() => [...new Set(d.intervals.types.map((t) => profile.eventTypes[t].kind))].sort(), [d.intervals, profile]);
+  return (
+    <main className="workspace">
+      <section className="filters" aria-label="Filters">
+        <label className="field">
+          <span>Event</span>
+          <select aria-label="Event" value={state.eventType || type?.name || ''} onChange={(e) => set({ eventType: e.currentTarget.value, selectedMethod: null, threadState: '' })}>
+            {choices.map((i) => {
+              const t = profile.eventTypes[i];
+              return (
+                <option key={t.name} value={t.name}>
+                  {KINDS[t.kind].label} – {t.name} ({formatCount(t.count)}{t.deferred ? ', decoded when picked' : ''})
+                </option>
+              );
+            })}
+          </select>
+        </label>
+        {input('Thread filter', 'threadFilter', regexError('thread'), 'regex on thread name')}
+        {input('Stack filter', 'stackFilter', regexError('stack'), 'regex: keep stacks with a frame…')}
+        {input('Exclude stacks', 'excludeFilter', regexError('exclude'), 'regex: drop stacks with a frame…')}
+        {(d.hasSubjects || state.subjectFilter !== '') && input(`${subject.label} filter`, 'subjectFilter', regexError('subject'), `regex on ${subject.what}`)}
+        {d.states.length > 0 && (
+          <label className="field">
+            <span>Thread state</span>
+            <select aria-label="Thread state" value={state.threadState} onChange={(e) => set({ threadState: e.currentTarget.value })}>
+              <option value="">all</option>
+              {d.states.map((s) => (
+                <option key={s} value={s}>
+                  {s.replace(/^STATE_/, '').toLowerCase()}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <ThreadsMenu
+          profile={profile}
+          derived={d}
+          hiddenThreads={state.hiddenThreads}
+          onToggle={(thread) => dispatch({ type: 'toggleHidden', thread })}
+          onHide={(threads) => dispatch({ type: 'hideThreads', threads })}
+          onShow={(threads) => dispatch({ type: 'showThreads', threads })}
+        />
+        <label className="field">
+          <span>Lanes</span>
+          <select aria-label="Lane order" value={state.sortLanes} onChange={(e) => set({ sortLanes: e.currentTarget.value as 'name' | 'samples' })}>
+            <option value="samples">by matching events</option>
+            <option value="name">by name</option>
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={state.groupThreads} onChange={(e) => set({ groupThreads: e.currentTarget.checked })} />
+          Group by name
+        </label>
+        {(['thread', 'stack', 'exclude', 'subject'] as const).map((k) => {
+          const err = regexError(k);
+          return err === null ? null : (
+            <span key={k} className="regex-error">
+              {k}: {err}
+            </span>
+          );
+        })}
+      </section>
+      <div className="statusbar">
+        <div role="status" className={`status${stale ? ' stale' : ''}`} aria-live="polite" aria-busy={stale}>
+          {status}
+        </div>
+        <div className="tools" aria-label="Timeline tools">
+          {state.range && (
+            <>
+              <button type="button" onClick={() => set({ viewport: state.range })}>
+                Zoom to selection
+              </button>
+              <button type="button" onClick={() => set({ range: null })}>
+                Clear selection
+              </button>
+              <button type="button" onClick={() => set({ baseline: state.range, range: null })} title="Compare later selections against this range">
+                Use as baseline
+              </button>
+            </>
+          )}
+          {d.spikes.length > 0 && (
+            <span className="spike-nav" title="Spikes of matching events: select the previous or next one (also [ and ] on the timeline)">
+              <button type="button" aria-label="Previous spike" onClick={() => goSpike(-1)}>
+                ◀
+              </button>
+              <span>{d.spikes.length === 1 ? '1 spike' : `${d.spikes.length} spikes`}</span>
+              <button type="button" aria-label="Next spike" onClick={() => goSpike(1)}>
+                ▶
+              </button>
+            </span>
+          )}
+          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
+            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
+            Clock time (UTC)
+          </label>
+          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} />
+          {state.baseline && (
+            <button type="button" onClick={() => set({ baseline: null })}>
+              Clear baseline
+            </button>
+          )}
+          {state.viewport && (
+            <button type="button" onClick={() => set({ viewport: null })}>
+              Zoom out
+            </button>
+          )}
+          <span className="legend" aria-label="Timeline legend">
+            <i style={{ background: KINDS[type?.kind ?? 'cpu'].color }} /> matching
+            {d.states.length > 1 && (
+              <>
+                <i style={{ background: KINDS[type?.kind ?? 'cpu'].light }} /> matching, not running
+              </>
+            )}
+            <i style={{ background: THEME.other }} /> filtered out
+            {kindsPresent.map((k) => (
+              <span key={k} className="legend-bar">
+                <i style={{ background: KINDS[k].color }} /> {KINDS[k].label}
+              </span>
+            ))}
+            {gcCount > 0 && (
+              <>
+                <i style={{ background: THEME.gcMark }} /> GC
+              </>
+            )}
+          </span>
+          {waiting.length > 0 && (
+            <button
+              type="button"
+              className="decode-rest"
+              title={`Not decoded yet (too many rows to decode at once): ${waiting.map((t) => `${t.name} (${formatCount(t.count)})`).join(', ')}`}
+              onClick={() => onDecode([...requested, ...waiting.map((t) => t.name)])}
+            >
+              Decode {formatCount(waitingCount)} more events ({waiting.length === 1 ? waiting[0].name : `${waiting.length} types`})
+            </button>
+          )}
+        </div>
+      </div>
+      <Timeline
+        profile={profile}
+        derived={d}
+        range={state.range}
+        viewport={state.viewport}
+        baseline={state.baseline}
+        clock={state.clock}
+        selectedEvent={selectedEvent}
+        onSelectEvent={setSelectedEvent}
+        onSelectRange={(range) => set({ range })}
+        onViewport={(viewport) => set({ viewport })}
+        onHideThreads={(threads) => dispatch({ type: 'hideThreads', threads })}
+        onStepSpike={goSpike}
+      />
+      <div className="lower">
+        <div className="views">
+          <nav role="tablist" aria-label="Views">
+            {views.map(([v, label]) => (
+              <button key={v} role="tab" type="button" aria-selected={state.view === v} onClick={() => set({ view: v })}>
+                {label}
+              </button>
+            ))}
+            {state.view === 'flame' && (
+              <div className="flame-bar">
+                <label className="check">
+                  <input type="checkbox" checked={state.inverted} onChange={(e) => set({ inverted: e.currentTarget.checked })} />
+                  Inverted (callers)
+                </label>
+                <label className="field inline">
+                  <span>Search</span>
+                  <input type="search" aria-label="Search frames" placeholder="highlight frames" value={state.search} onChange={(e) => set({ search: e.currentTarget.value })} />
+                </label>
+                {state.selectedMethod && (
+                  <button type="button" className="chip" onClick={() => set({ view: 'methods' })} title="Callers and callees of the method chosen in the flame graph">
+                    {state.selectedMethod} · callers &amp; callees →
+                  </button>
+                )}
+                <span className="legend" aria-label="Frame colours">
+                  {FRAME_KIND_NAME.map((n, k) => (
+                    <span key={n}>
+                      <i style={{ background: FRAME_COLOR[k] }} /> {n}
+                    </span>
+                  ))}
+                </span>
+              </div>
+            )}
+          </nav>
+          <div className="view-body" ref={viewBody}>
+            {type?.deferred && state.view !== 'recording' && (
+              <p className="empty">
+                {notDecoded ?? `Decoding ${formatCount(type.count)} ${noun}; the ${state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.`}
+              </p>
+            )}
+            {!type?.deferred && state.view === 'flame' && (
+              <FlameGraph
+                tree={d.tree}
+                mode={d.weightMode}
+                inverted={deferred.inverted}
+                search={state.search}
+                onSelect={(name) => set({ selectedMethod: name })}
+              />
+            )}
+            {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} on={on} />}
+            {!type?.deferred && state.view === 'subjects' && subjects && (
+              <SubjectsTable profile={profile} derived={d} state={deferred} on={on} heading={subject.column} rows={subjects} />
+            )}
+            {!type?.deferred && state.view === 'threads' && threadTimes && (
+              <ThreadTimeTable profile={profile} derived={d} state={deferred} on={on} noun={noun} rows={threadTimes} />
+            )}
+            {!type?.deferred && state.view === 'compare' && (
+              <CompareView profile={profile} comparison={comparison} state={state} on={on} mode={d.weightMode} />
+            )}
+            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
+          </div>
+        </div>
+        {selectedEvent !== null && selectedEvent < profile.events.length && (
+          <EventPanel profile={profile} event={selectedEvent} clock={state.clock} loadFields={loadFields} onClose={() => setSelectedEvent(null)} />
+        )}
+      </div>
+    </main>
+  );
+}

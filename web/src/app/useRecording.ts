@@ -1,0 +1,147 @@
+/**
+ * A recording's life in the page: open it (file, URL, the OS's launch queue), decode deferred
+ * types when the view asks for them, close the previous one; progress, errors and notices.
+ *
+ *   open ─ engine.loadRecording ─ fingerprint ─ loaded ─ (a deferred type picked) ─ loadTypes
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Profile } from '../columns/profile';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
+import { formatCount } from '../profile-logic/format';
+import { fingerprint } from './fingerprint';
+
+export interface Loaded {
+  profile: Profile;
+  name: string;
+  fingerprint: string;
+  url?: string;
+  /** Deferred types that could not be decoded (past the page's row limit), and why. */
+  failed?: Record<string, string>;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  what?: string;
+}
+
+/** What a link brings: a recording's URL to open, and the fingerprint of the one it was made on. */
+export interface LinkSource {
+  url?: string;
+  fingerprint?: string;
+}
+
+/**
+ * `eventType`: the type the view shows (decoded in the first round whatever its size, and
+ * decoded at once if deferred). `onOpen` runs whenever another recording starts to open.
+ */
+export function useRecording(link: LinkSource, initialNotices: string[], eventType: string, onOpen: () => void) {
+  const onOpenRef = useRef(onOpen);
+  onOpenRef.current = onOpen;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notices, setNotices] = useState<string[]>(initialNotices);
+  const handle = useRef<LoadHandle | null>(null);
+  const [requested, setRequested] = useState<string[]>([]);
+  const linkFingerprint = useRef(link.fingerprint);
+  // The type the view shows is decoded in the first round, whatever its size.
+  const eventTypeRef = useRef(eventType);
+  eventTypeRef.current = eventType;
+  const want = () => (eventTypeRef.current ? [eventTypeRef.current] : []);
+  const loadedRef = useRef<Loaded | null>(null);
+  loadedRef.current = loaded;
+
+  const open = useCallback((start: () => LoadHandle, name: string, url?: string) => {
+    handle.current?.cancel();
+    setRequested([]);
+    setError(null);
+    onOpenRef.current();
+    setProgress({ done: 0, total: 1 });
+    const h = start();
+    handle.current = h;
+    h.promise.then(
+      async (profile) => {
+        if (handle.current !== h) return;
+        const ends = fileEnds(profile);
+        const fp = ends ? await fingerprint(ends.size, ends.head, ends.tail) : '';
+        if (loadedRef.current) closeRecording(loadedRef.current.profile);
+        setProgress(null);
+        setLoaded({ profile, name, fingerprint: fp, url });
+        if (profile.info.errors.length) {
+          setError(`The recording is damaged; showing what could be read. ${profile.info.errors.map((e) => e.message).join(' · ')}`);
+        }
+        if (linkFingerprint.current && fp && linkFingerprint.current !== fp) {
+          setNotices((n) => [...n, 'This link was made for a different recording; its view was applied anyway.']);
+        }
+        linkFingerprint.current = undefined;
+      },
+      (e: unknown) => {
+        if (e instanceof CancelledError || handle.current !== h) return;
+        setProgress(null);
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  }, []);
+
+  const openFile = useCallback(
+    (f: File) => open(() => loadRecording(f, f.name, (done, total) => setProgress({ done, total }), want()), f.name),
+    [open],
+  );
+  const openUrl = useCallback(
+    (url: string, name: string, share = true) =>
+      open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want()), name, share ? url : undefined),
+    [open],
+  );
+
+  // Decoding workers start (and compile the wasm) while the page waits for a file.
+  useEffect(() => {
+    const id = setTimeout(warmUp, 200);
+    return () => clearTimeout(id);
+  }, []);
+
+  // ?url= opens a recording with no drop at all.
+  useEffect(() => {
+    if (link.url) openUrl(link.url, link.url.split('/').pop() || 'recording');
+  }, [link, openUrl]);
+
+  // Files handed over by the OS to the installed app.
+  useEffect(() => {
+    const lq = (window as unknown as { launchQueue?: { setConsumer(f: (p: { files: { getFile(): Promise<File> }[] }) => void): void } }).launchQueue;
+    lq?.setConsumer(async (params) => {
+      if (params.files.length) openFile(await params.files[0].getFile());
+    });
+  }, [openFile]);
+
+  // Types whose rows were deferred (too many for the first round) are decoded when one is picked
+  // or when the timeline's "Decode" asks for them.
+  useEffect(() => {
+    const l = loaded;
+    const todo = l?.profile.eventTypes.filter((x) => x.deferred && !l.failed?.[x.name] && (x.name === eventType || requested.includes(x.name))) ?? [];
+    if (!l || todo.length === 0) return;
+    let live = true;
+    const n = todo.reduce((a, t) => a + t.count, 0);
+    const what = `Decoding ${formatCount(n)} ${todo.length === 1 ? todo[0].name : 'more'} events…`;
+    setProgress({ done: 0, total: 1, what });
+    loadTypes(l.profile, todo.map((t) => t.name), (done, total) => live && setProgress({ done, total, what })).then(
+      (profile) => {
+        if (!live) return;
+        setProgress(null);
+        setLoaded((cur) => (cur === l ? { ...l, profile } : cur));
+      },
+      (e: unknown) => {
+        if (!live || e instanceof CancelledError) return;
+        setProgress(null);
+        const why = e instanceof Error ? e.message : String(e);
+        setError(`Could not decode ${todo.map((t) => t.name).join(', ')}: ${why}`);
+        // Not tried again while this recording is open; the view says why instead of waiting.
+        setLoaded((cur) => (cur === l ? { ...l, failed: { ...l.failed, ...Object.fromEntries(todo.map((t) => [t.name, why])) } } : cur));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded, eventType, requested]);
+
+  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl };
+}

@@ -1,0 +1,30 @@
+/**
+ * The URL follows the view state (pushState, or replaceState within 800 ms so typing makes one
+ * history entry); back and forward put the state the URL holds back.
+ */
+import { useEffect, useRef, type Dispatch } from 'react';
+import type { Action, ViewState } from './state';
+import { stateFromUrl, urlFromState } from './url';
+import type { Loaded } from './useRecording';
+
+export function useUrlSync(state: ViewState, loaded: Loaded | null, dispatch: Dispatch<Action>): void {
+  const lastPush = useRef(0);
+  useEffect(() => {
+    if (!loaded) return;
+    const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint });
+    if (next === window.location.search) return;
+    const now = performance.now();
+    if (now - lastPush.current < 800) window.history.replaceState(null, '', next);
+    else window.history.pushState(null, '', next);
+    lastPush.current = now;
+  }, [state, loaded]);
+  useEffect(() => {
+    const onPop = () => {
+      const p = stateFromUrl(window.location.search);
+      lastPush.current = 0;
+      dispatch({ type: 'replace', state: p.state });
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, [dispatch]);
+}

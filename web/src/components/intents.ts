@@ -1,0 +1,28 @@
+/**
+ * What the views read of the view state and what they can ask for: plain values down, named
+ * intents up. The app turns an intent into a state change; a view never patches state itself.
+ */
+export interface ViewValues {
+  range: [number, number] | null;
+  baseline: [number, number] | null;
+  methodSort: 'total' | 'self';
+  selectedMethod: string | null;
+  subjectBy: 'class' | 'instance';
+  subjectFilter: string;
+  threadFilter: string;
+  compareAs: 'table' | 'flame';
+  inverted: boolean;
+  search: string;
+}
+
+export interface ViewIntents {
+  onSortMethods: (by: 'total' | 'self') => void;
+  /** Choose a method (null: none); `show` opens the top-methods table on it. */
+  onChooseMethod: (name: string | null, show?: boolean) => void;
+  /** Keep only events whose subject matches this regex ('' clears the filter). */
+  onFilterSubject: (re: string) => void;
+  onRowsBy: (by: 'class' | 'instance') => void;
+  /** Keep only threads whose name matches this regex ('' clears the filter). */
+  onFilterThread: (re: string) => void;
+  onCompareAs: (as: 'table' | 'flame') => void;
+}

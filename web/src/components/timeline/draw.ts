@@ -1,0 +1,272 @@
+/**
+ * Drawing the timeline's two canvases from what the selectors derived: the activity histogram
+ * with its axis, and the visible lanes (density ticks per pixel column, interval bars, GC band,
+ * labels). Pure functions of their inputs; the component decides when to call them.
+ */
+import type { Profile } from '../../columns/profile';
+import type { Filtered } from '../../profile-logic/filters';
+import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
+import { firstReaching, type Intervals } from '../../profile-logic/intervals';
+import { gallopAtOrAfter } from '../../profile-logic/event-index';
+import { KINDS } from '../../profile-logic/kinds';
+import type { Lane } from '../../profile-logic/lanes';
+import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
+import type { Cumulative } from '../../profile-logic/running-counts';
+import type { EventKind } from '../../columns/profile';
+import { THEME } from '../colors';
+import { AXIS_H, BAR_H, BAR_TOP, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, clockStep, niceStep } from './geometry';
+
+/** What both canvases share: the visible window and how times map to x. */
+export interface Frame {
+  profile: Profile;
+  width: number;
+  plotW: number;
+  vp: [number, number];
+  xOf: (t: number) => number;
+  /** Epoch ms of the recording's start when times read as the clock, else null. */
+  clock: number | null;
+  typeIndex: number;
+  typeKind: EventKind;
+  selectionTimes: readonly [number, number] | null;
+  gcEvents: Int32Array;
+}
+
+export interface HeadInput extends Frame {
+  hist: Histogram;
+  baseline: readonly [number, number] | null;
+  /** Zoomed in (the corner names the window instead of "whole recording"). */
+  zoomed: boolean;
+}
+
+/** The activity histogram, GC marks, the axis with round ticks, the selection and the baseline. */
+export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
+  const { profile, width, hist, plotW, vp, xOf, selectionTimes, gcEvents, clock } = f;
+    g.fillStyle = THEME.labelBg;
+    g.fillRect(0, 0, LABEL_W, HIST_H + AXIS_H);
+    g.font = '12px system-ui, sans-serif';
+    g.fillStyle = THEME.text;
+    g.fillText('Activity', 8, 16);
+    g.fillStyle = THEME.muted;
+    const n = hist.matching.length;
+    let max = 1;
+    for (let i = 0; i < n; i++) max = Math.max(max, hist.matching[i] + hist.other[i]);
+    g.fillText(`max ${formatCount(max)} per ${formatMs((vp[1] - vp[0]) / n)}`, 8, 32);
+    const bw = plotW / n;
+    const colour = KINDS[f.typeKind].color;
+    for (let i = 0; i < n; i++) {
+      const total = hist.matching[i] + hist.other[i];
+      if (total === 0) continue;
+      const x = LABEL_W + i * bw;
+      const hm = (hist.matching[i] / max) * (HIST_H - 6);
+      const ho = (hist.other[i] / max) * (HIST_H - 6);
+      g.fillStyle = THEME.other;
+      g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
+      g.fillStyle = colour;
+      // A matching bucket stays visible however small its share.
+      g.fillRect(x, HIST_H - Math.max(hm, hist.matching[i] > 0 ? 2 : 0), Math.max(1, bw - 0.5), Math.max(hm, hist.matching[i] > 0 ? 2 : 0));
+    }
+    for (const i of gcEvents) {
+      const e = profile.events;
+      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
+      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      g.fillStyle = THEME.gcMark;
+      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
+    }
+    // Axis.
+    g.fillStyle = THEME.axisBg;
+    g.fillRect(LABEL_W, HIST_H, plotW, AXIS_H);
+    g.fillStyle = THEME.rule;
+    g.fillRect(0, HIST_H, width, 1);
+    // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
+    const step = clock === null ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
+    const offset = clock === null ? 0 : clock % step;
+    g.fillStyle = THEME.muted;
+    for (let k = Math.ceil((vp[0] + offset) / step); k * step - offset <= vp[1]; k++) {
+      const t = k * step - offset;
+      const x = Math.round(xOf(t));
+      g.fillRect(x, HIST_H, 1, 5);
+      g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, HIST_H + 15);
+    }
+    g.fillStyle = THEME.text;
+    g.fillText(
+      clock !== null ? `${formatDate(clock + vp[0])} UTC` : f.zoomed ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording',
+      8,
+      HIST_H + 15,
+    );
+    if (selectionTimes) {
+      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      g.fillStyle = THEME.selection;
+      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HIST_H + AXIS_H);
+    }
+    if (f.baseline) {
+      const a = Math.max(LABEL_W, xOf(f.baseline[0]));
+      g.fillStyle = THEME.baseline;
+      g.fillRect(a, 0, Math.max(1, xOf(f.baseline[1]) - a), HIST_H);
+      g.fillStyle = THEME.muted;
+      g.fillText('baseline', a + 3, 12);
+    }
+}
+
+export interface LanesInput extends Frame {
+  height: number;
+  scrollTop: number;
+  lanes: Lane[];
+  /** Running counts per thread row of the selected type. */
+  byThread: Cumulative[];
+  filtered: Filtered;
+  intervals: Intervals;
+  hasStates: boolean;
+  selectedEvent: number | null;
+}
+
+/** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
+export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: PixelCounts[]): void {
+  const { profile, lanes, byThread, filtered, intervals, hasStates, selectedEvent, plotW, vp, xOf, selectionTimes, gcEvents, scrollTop } = f;
+  const h = f.height;
+    const e = profile.events;
+    const first = Math.floor(scrollTop / LANE_H);
+    const last = Math.min(lanes.length, Math.ceil((scrollTop + h) / LANE_H));
+    const visible = Math.max(0, last - first);
+    while (pool.length < visible) pool.push(newPixelCounts(plotW));
+    for (let v = 0; v < pool.length; v++) if (pool[v].total.length !== plotW) pool[v] = newPixelCounts(plotW);
+    const cols = pool;
+    // Counts per pixel column for every visible lane, then one scale for all of them.
+    let max = 1;
+    for (let v = 0; v < visible; v++) {
+      const col = cols[v];
+      clearPixelCounts(col);
+      for (const t of lanes[first + v].threads) addToPixels(profile, byThread[t], vp[0], vp[1], col);
+      for (let x = 0; x < plotW; x++) if (col.total[x] > max) max = col.total[x];
+    }
+    // Backgrounds.
+    for (let li = first; li < last; li++) {
+      const y = li * LANE_H - scrollTop;
+      g.fillStyle = li % 2 ? THEME.laneAlt : THEME.lane;
+      g.fillRect(LABEL_W, y, plotW, LANE_H);
+    }
+    // GC band under the ticks.
+    g.fillStyle = THEME.gcBand;
+    for (const i of gcEvents) {
+      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
+      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), h);
+    }
+    // Density ticks: one path per colour for all lanes.
+    const other = new Path2D();
+    const strong = new Path2D();
+    const light = new Path2D();
+    for (let v = 0; v < visible; v++) {
+      const col = cols[v];
+      const base = (first + v) * LANE_H - scrollTop + TICK_TOP + TICK_H;
+      for (let x = 0; x < plotW; x++) {
+        const total = col.total[x];
+        if (total === 0) continue;
+        const hh = Math.max(2, Math.round(TICK_H * Math.sqrt(total / max)));
+        const m = col.match[x];
+        let hm = m > 0 ? Math.max(2, Math.round((hh * m) / total)) : 0;
+        if (hm > hh) hm = hh;
+        const hr = m > 0 ? Math.round((hm * col.running[x]) / m) : 0;
+        if (hh > hm) other.rect(LABEL_W + x, base - hh, 1, hh - hm);
+        if (hr > 0) strong.rect(LABEL_W + x, base - hr, 1, hr);
+        if (hm > hr) light.rect(LABEL_W + x, base - hm, 1, hm - hr);
+      }
+    }
+    g.fillStyle = THEME.other;
+    g.fill(other);
+    g.fillStyle = KINDS[f.typeKind].color;
+    g.fill(strong);
+    g.fillStyle = hasStates ? KINDS[f.typeKind].light : KINDS[f.typeKind].color;
+    g.fill(light);
+    // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
+    // galloping search), then one path per colour.
+    const { match, ofType } = filtered;
+    const px = (vp[1] - vp[0]) / plotW;
+    // One path per event type (drawn in its kind's colour), one for bars the filters drop.
+    const typePaths: (Path2D | undefined)[] = new Array(profile.eventTypes.length);
+    const droppedPath = new Path2D();
+    for (let li = first; li < last; li++) {
+      const y = li * LANE_H - scrollTop + BAR_TOP;
+      for (const t of lanes[li].threads) {
+        const list = intervals.byThread[t];
+        const reach = intervals.reach[t];
+        let k = firstReaching(intervals, t, vp[0]);
+        let runPath: Path2D | null = null;
+        let runX0 = 0;
+        let runX1 = -1;
+        while (k < list.length) {
+          const i = list[k];
+          const t0 = e.start[i];
+          if (t0 > vp[1]) break;
+          const x0 = Math.max(LABEL_W, Math.floor(xOf(t0)));
+          let end = t0 + e.duration[i];
+          // Everything starting within the next pixel is drawn as part of this bar.
+          const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
+          if (next > k + 1) end = Math.max(end, reach[next - 1]);
+          const x1 = Math.min(LABEL_W + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
+          const filteredOut = ofType[i] === 1 && match[i] === 0;
+          const path = filteredOut ? droppedPath : (typePaths[e.type[i]] ??= new Path2D());
+          if (path === runPath && x0 <= runX1) runX1 = Math.max(runX1, x1);
+          else {
+            if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
+            runPath = path;
+            runX0 = x0;
+            runX1 = x1;
+          }
+          k = next;
+        }
+        if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
+      }
+    }
+    typePaths.forEach((path, type) => {
+      if (!path) return;
+      g.globalAlpha = type === f.typeIndex ? 1 : 0.7;
+      g.fillStyle = KINDS[profile.eventTypes[type].kind].color;
+      g.fill(path);
+    });
+    g.globalAlpha = 0.35;
+    g.fillStyle = THEME.other;
+    g.fill(droppedPath);
+    g.globalAlpha = 1;
+    // Selection and the selected event.
+    if (selectionTimes) {
+      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      g.fillStyle = THEME.selection;
+      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), h);
+    }
+    if (selectedEvent !== null && selectedEvent < e.length) {
+      const li = lanes.findIndex((l) => l.threads.includes(e.thread[selectedEvent]));
+      if (li >= 0) {
+        const x = xOf(e.start[selectedEvent]);
+        g.strokeStyle = THEME.text;
+        g.lineWidth = 1.5;
+        g.strokeRect(x - 3, li * LANE_H - scrollTop + 1, Math.max(6, xOf(e.start[selectedEvent] + e.duration[selectedEvent]) - x + 6), LANE_H - 2);
+        g.lineWidth = 1;
+      }
+    }
+    // Labels last, over anything that spilled left.
+    g.font = '12px system-ui, sans-serif';
+    for (let li = first; li < last; li++) {
+      const lane = lanes[li];
+      const y = li * LANE_H - scrollTop;
+      g.fillStyle = THEME.labelBg;
+      g.fillRect(0, y, LABEL_W, LANE_H);
+      g.fillStyle = THEME.rule;
+      g.fillRect(LABEL_W - 1, y, 1, LANE_H);
+      const cnt = lane.matching === lane.count ? formatCount(lane.count) : `${formatCount(lane.matching)}/${formatCount(lane.count)}`;
+      const cw = g.measureText(cnt).width;
+      g.fillStyle = THEME.muted;
+      g.fillText(cnt, LABEL_W - 8 - cw, y + 15);
+      g.fillStyle = lane.matching ? THEME.text : THEME.muted;
+      let label = lane.label;
+      const room = LABEL_W - 22 - cw;
+      if (g.measureText(label).width > room) {
+        while (label.length > 1 && g.measureText(`${label}…`).width > room) label = label.slice(0, -1);
+        label += '…';
+      }
+      g.fillText(label, 8, y + 15);
+    }
+    if (lanes.length === 0) {
+      g.fillStyle = THEME.muted;
+      g.fillText('No thread matches the thread filter.', LABEL_W + 12, 18);
+    }
+}

@@ -1,0 +1,244 @@
+/**
+ * The event index: every event's row grouped by (type, thread), each group sorted by start, and
+ * the binary searches over such time-sorted lists. Built once per decoded round.
+ *
+ *   rows in file order ─ counting sort by (type, thread) ─ each group by start ─ order / off
+ */
+import type { IndexIntoEventTypes, Profile } from '../columns/profile';
+
+/**
+ * Sort event indexes by start time (ties by index). Recordings are nearly in time order, so check
+ * first. A list that is a few hundred sorted runs overlapping in time (as one type's events on
+ * one thread are: some are written when they end, some buffers late) keeps the ascending run it
+ * can, sorts what it set aside the same way and merges the two, as long as at most half is set
+ * aside (so the work shrinks by half at each step). Otherwise a bucket sort on time (linear for
+ * the even spread of samples), each bucket finished by insertion sort, or by a comparator sort
+ * when a bucket is crowded.
+ */
+export function sortByStart(profile: Profile, list: Int32Array): Int32Array {
+  return sortIndexes(profile.events.start, list);
+}
+
+function sortIndexes(start: Float64Array, list: Int32Array): Int32Array {
+  const n = list.length;
+  if (n < 2) return list;
+  const less = (a: number, b: number) => start[a] < start[b] || (start[a] === start[b] && a < b);
+  // Events that would break the ascending run kept so far are set aside (none: sorted already).
+  let aside = 0;
+  let last = list[0];
+  let min = start[last];
+  let max = min;
+  for (let k = 1; k < n; k++) {
+    const i = list[k];
+    const t = start[i];
+    if (t < min) min = t;
+    if (t > max) max = t;
+    if (t < start[last] || (t === start[last] && i < last)) aside++;
+    else last = i;
+  }
+  if (aside === 0) return list;
+  if (aside <= n >> 1) {
+    const run = new Int32Array(n - aside);
+    const rest = new Int32Array(aside);
+    let r = 0;
+    let o = 0;
+    last = list[0];
+    run[r++] = last;
+    for (let k = 1; k < n; k++) {
+      const i = list[k];
+      if (less(i, last)) rest[o++] = i;
+      else run[r++] = last = i;
+    }
+    return mergeByStart(start, [run, sortIndexes(start, rest)]);
+  }
+  return bucketSort(start, list, less, min, max);
+}
+
+function bucketSort(start: Float64Array, list: Int32Array, less: (a: number, b: number) => boolean, min: number, max: number): Int32Array {
+  const n = list.length;
+  const buckets = Math.max(1, n >> 1);
+  const scale = max > min ? (buckets - 1e-9) / (max - min) : 0;
+  const count = new Int32Array(buckets + 1);
+  for (let k = 0; k < n; k++) count[Math.floor((start[list[k]] - min) * scale) + 1]++;
+  for (let b = 0; b < buckets; b++) count[b + 1] += count[b];
+  const out = new Int32Array(n);
+  const fill = count.slice(0, buckets);
+  for (let k = 0; k < n; k++) {
+    const i = list[k];
+    out[fill[Math.floor((start[i] - min) * scale)]++] = i;
+  }
+  for (let b = 0; b < buckets; b++) {
+    const lo = count[b];
+    const hi = count[b + 1];
+    if (hi - lo < 2) continue;
+    if (hi - lo > 32) {
+      out.subarray(lo, hi).sort((a, c) => start[a] - start[c] || a - c);
+      continue;
+    }
+    for (let k = lo + 1; k < hi; k++) {
+      const v = out[k];
+      let j = k - 1;
+      while (j >= lo && less(v, out[j])) {
+        out[j + 1] = out[j];
+        j--;
+      }
+      out[j + 1] = v;
+    }
+  }
+  return out;
+}
+
+/**
+ * Every event's index, grouped by type, then by thread row (the last row: events with no
+ * thread), each group sorted by start: one counting sort per profile.
+ *
+ *   order  [type 0: thread 0 | thread 1 | … | none][type 1: thread 0 | …]…
+ *   off    group g = type · rows + row spans order[off[g], off[g + 1])
+ *
+ * One type's events on one thread come from one writer, so a group is in time order but for a
+ * few events (a read written when it ends, after a nested read that started later). A thread's
+ * events of all types together are far from it: a park is written when it ends, after the
+ * samples taken while it lasted.
+ */
+export interface ThreadIndex {
+  order: Int32Array;
+  off: Int32Array;
+  /** Thread rows + 1. */
+  rows: number;
+  /** Per thread row: its events of every type. */
+  perThread: Int32Array;
+}
+
+export function indexEvents(profile: Profile): ThreadIndex {
+  const { type, thread, length: n } = profile.events;
+  const none = profile.threads.length;
+  const rows = none + 1;
+  const types = profile.eventTypes.length;
+  const groups = types * rows;
+  const off = new Int32Array(groups + 1);
+  for (let i = 0; i < n; i++) {
+    const ty = type[i];
+    if (ty < 0 || ty >= types) continue;
+    const t = thread[i];
+    off[ty * rows + (t >= 0 ? t : none) + 1]++;
+  }
+  for (let g = 0; g < groups; g++) off[g + 1] += off[g];
+  const order = new Int32Array(off[groups]);
+  const fill = off.slice(0, groups);
+  for (let i = 0; i < n; i++) {
+    const ty = type[i];
+    if (ty < 0 || ty >= types) continue;
+    const t = thread[i];
+    order[fill[ty * rows + (t >= 0 ? t : none)]++] = i;
+  }
+  const perThread = new Int32Array(none);
+  for (let g = 0; g < groups; g++) {
+    const lo = off[g];
+    const hi = off[g + 1];
+    if (g % rows !== none) perThread[g % rows] += hi - lo;
+    if (hi - lo < 2) continue;
+    const part = order.subarray(lo, hi);
+    const sorted = sortByStart(profile, part);
+    if (sorted !== part) part.set(sorted);
+  }
+  return { order, off, rows, perThread };
+}
+
+/** Thread row `row`'s events of `type` (row = threads.length: those with no thread), by start. */
+export function eventsOf(index: ThreadIndex, type: number, row: number): Int32Array {
+  const g = type * index.rows + row;
+  if (type < 0 || row < 0 || row >= index.rows || g >= index.off.length - 1) return new Int32Array(0);
+  return index.order.subarray(index.off[g], index.off[g + 1]);
+}
+
+/** Every event of `type`, thread by thread. */
+export function eventsOfType(index: ThreadIndex, type: number): Int32Array {
+  const lo = type * index.rows;
+  if (type < 0 || lo >= index.off.length - 1) return new Int32Array(0);
+  return index.order.subarray(index.off[lo], index.off[lo + index.rows]);
+}
+
+/**
+ * Events of one type in time order, per thread row, plus those with no thread. There is no
+ * overall time-sorted list on purpose: sorting tens of millions of indexes costs seconds, and
+ * summing per-thread columns costs (threads × columns × log n) per frame instead.
+ */
+export interface TypeLists {
+  type: IndexIntoEventTypes;
+  byThread: Int32Array[];
+  unthreaded: Int32Array;
+  /** byThread then unthreaded. */
+  parts: Int32Array[];
+  total: number;
+}
+
+/** The type's groups of the index, one per thread row: views, no copies. */
+export function typeLists(profile: Profile, index: ThreadIndex, type: IndexIntoEventTypes): TypeLists {
+  const byThread = Array.from({ length: profile.threads.length }, (_, t) => eventsOf(index, type, t));
+  const unthreaded = eventsOf(index, type, profile.threads.length);
+  const parts = [...byThread, unthreaded];
+  return { type, byThread, unthreaded, parts, total: parts.reduce((a, l) => a + l.length, 0) };
+}
+
+/**
+ * Lists sorted by start (ties by index), merged into one sorted list: pairwise, so k lists of n
+ * events in all cost n · log k.
+ */
+export function mergeByStart(start: Float64Array, lists: Int32Array[]): Int32Array {
+  let todo = lists.filter((l) => l.length > 0);
+  if (todo.length === 0) return new Int32Array(0);
+  while (todo.length > 1) {
+    const next: Int32Array[] = [];
+    for (let k = 0; k + 1 < todo.length; k += 2) {
+      const a = todo[k];
+      const b = todo[k + 1];
+      const out = new Int32Array(a.length + b.length);
+      let i = 0;
+      let j = 0;
+      let o = 0;
+      while (i < a.length && j < b.length) {
+        const x = a[i];
+        const y = b[j];
+        if (start[y] < start[x] || (start[y] === start[x] && y < x)) {
+          out[o++] = y;
+          j++;
+        } else {
+          out[o++] = x;
+          i++;
+        }
+      }
+      if (i < a.length) out.set(a.subarray(i), o);
+      else out.set(b.subarray(j), o);
+      next.push(out);
+    }
+    if (todo.length % 2) next.push(todo[todo.length - 1]);
+    todo = next;
+  }
+  return todo[0];
+}
+
+/** First position in `list` (sorted by start) whose event starts at or after `t`, searching [lo, hi). */
+export function firstAtOrAfter(start: Float64Array, list: Int32Array, t: number, lo = 0, hi = list.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[list[mid]] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * firstAtOrAfter from position `from` by galloping: cost O(log distance), so walking forward in
+ * small steps (bar after bar when zoomed in) stays cheap and big jumps stay logarithmic.
+ */
+export function gallopAtOrAfter(start: Float64Array, list: Int32Array, t: number, from: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < list.length && start[list[hi]] < t) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  return firstAtOrAfter(start, list, t, lo, Math.min(hi, list.length));
+}

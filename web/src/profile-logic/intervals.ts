@@ -1,0 +1,76 @@
+/**
+ * Interval events (lock waits, parks, sleeps, I/O: the kinds.ts kinds with `interval`) per thread
+ * by start, with a running maximum of their ends so the first bar reaching into a window is found
+ * by binary search; and the GC marks.
+ */
+import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
+import { KINDS } from './kinds';
+import type { IndexIntoEventTypes, Profile } from '../columns/profile';
+
+/** The events of `list` with a duration above zero (the list itself when all have one). */
+function withDuration(profile: Profile, list: Int32Array): Int32Array {
+  const d = profile.events.duration;
+  let n = 0;
+  for (let k = 0; k < list.length; k++) if (d[list[k]] > 0) n++;
+  if (n === list.length) return list;
+  const out = new Int32Array(n);
+  n = 0;
+  for (let k = 0; k < list.length; k++) if (d[list[k]] > 0) out[n++] = list[k];
+  return out;
+}
+
+/** GC events (no thread, with a duration) in start order: the timeline's GC marks. */
+export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
+  const none = profile.threads.length;
+  const lists = profile.eventTypes.flatMap((t, ty) => (t.kind === 'gc' ? [withDuration(profile, eventsOf(index, ty, none))] : []));
+  return mergeByStart(profile.events.start, lists);
+}
+
+/** Interval events (lock, park, sleep, I/O with a duration) per thread, by start, with reach. */
+export interface Intervals {
+  byThread: Int32Array[];
+  /** Per thread: running maximum of end times along the list. */
+  reach: Float64Array[];
+  /** The event types with bars on some thread. */
+  types: IndexIntoEventTypes[];
+}
+
+export function intervals(profile: Profile, index: ThreadIndex): Intervals {
+  const { start, duration } = profile.events;
+  const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
+  const byThread: Int32Array[] = [];
+  const reach: Float64Array[] = [];
+  const drawn = new Set<number>();
+  for (let t = 0; t < profile.threads.length; t++) {
+    const lists = ivTypes.map((ty) => {
+      const l = withDuration(profile, eventsOf(index, ty, t));
+      if (l.length) drawn.add(ty);
+      return l;
+    });
+    const list = mergeByStart(start, lists);
+    const r = new Float64Array(list.length);
+    let max = -Infinity;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      const end = start[i] + duration[i];
+      if (end > max) max = end;
+      r[k] = max;
+    }
+    byThread.push(list);
+    reach.push(r);
+  }
+  return { byThread, reach, types: [...drawn].sort((a, b) => a - b) };
+}
+
+/** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
+export function firstReaching(iv: Intervals, thread: number, t0: number): number {
+  const r = iv.reach[thread];
+  let lo = 0;
+  let hi = r.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (r[mid] <= t0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,27 @@
+/**
+ * Running counts along a time-sorted list (matching events, and matching events in a running
+ * state), so any time window's count is two binary searches and a subtraction:
+ *
+ *   list   [e7  e2  e9  e4  e5]        starts 1 2 2 5 8 ms
+ *   match   0   1   1   0   1
+ *   cum   0   0   1   2   2   3        window [2, 6) ms: positions 1..4 → cum[4]-cum[1] = 2 match
+ */
+import type { Profile } from '../columns/profile';
+
+/** Thread states that count as running (drawn strong); others (sleeping, waiting…) drawn light. */
+export function runningStates(profile: Profile): Uint8Array {
+  const out = new Uint8Array(profile.strings.length);
+  profile.strings.forEach((s, i) => {
+    if (/^STATE_(RUNNABLE|RUNNING|DEFAULT|IN_JAVA|IN_VM)$/.test(s)) out[i] = 1;
+  });
+  return out;
+}
+
+/** Running counts over one time-sorted list: `match[k]` events among the first k match. */
+export interface Cumulative {
+  list: Int32Array;
+  /** length list.length + 1 */
+  match: Int32Array;
+  /** Matching events in a running state (or with no state); length list.length + 1. */
+  running: Int32Array;
+}
