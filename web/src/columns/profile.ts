@@ -33,7 +33,6 @@ export interface EventTypeInfo {
   kind: EventKind;
   count: number;
   hasStack: boolean;
-  weightUnit: 'samples' | 'bytes' | 'events';
   /** Its events are counted but their rows are not in the events table yet (a lazy load). */
   deferred: boolean;
 }

@@ -12,7 +12,6 @@ export interface TypeRow {
   count: number;
   hasStack: boolean;
   decoded: boolean;
-  weightUnit: 'samples' | 'bytes' | 'events';
 }
 
 /** Whether a type's events become rows at all (the parser's rule: known kinds and stacks). */

@@ -121,7 +121,6 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       kind: t.kind,
       count: t.count,
       hasStack: t.hasStack,
-      weightUnit: t.weightUnit,
       deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),
     })),
     info,

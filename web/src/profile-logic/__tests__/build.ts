@@ -91,7 +91,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     frames: { name: fn, cls: fn, line: new Int32Array(fn.length), bci: new Int32Array(fn.length), kind: new Uint8Array(fn.length).fill(1), length: fn.length },
     stacks: { frame: Int32Array.from(sFrame), prefix: Int32Array.from(sPrefix), length: sFrame.length },
     events: ev,
-    eventTypes: types.map((t) => ({ ...t, label: t.name, count: events.filter((e) => types[e.type] === t).length, hasStack: true, weightUnit: 'samples' as const, deferred: false })),
+    eventTypes: types.map((t) => ({ ...t, label: t.name, count: events.filter((e) => types[e.type] === t).length, hasStack: true, deferred: false })),
     info: { startMs: 0, durationMs: 100, chunks: 1, fileSize: 0, jvm: null, os: null, cpu: null, settings: [], properties: [], errors: [] },
     arrow: {} as Profile['arrow'],
   };
