@@ -114,3 +114,19 @@ fn garbage_and_bad_arguments_are_refused() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/file.jfr"));
 }
+
+/// ap-jfrsync.jfr holds a JDK chunk and an async-profiler chunk that number jdk.ActiveSetting
+/// differently (and declare it with and without a stack trace): collapse counts every event of
+/// the type by its name, as summary does.
+#[test]
+fn collapse_counts_a_type_across_chunks_that_number_it_differently() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/ap-jfrsync.jfr");
+    let f = f.to_str().unwrap();
+    let summary = stdout(&run(&["summary", f]));
+    for ty in ["jdk.ActiveSetting", "jdk.ActiveRecording", "jdk.ExecutionSample"] {
+        let counted: u64 = summary.lines().find_map(|l| l.strip_prefix(&format!("{ty}\t"))).unwrap_or_else(|| panic!("{ty} in summary")).parse().unwrap();
+        let collapsed = run(&["collapse", f, "--event", ty]);
+        assert!(collapsed.status.success(), "{}", String::from_utf8_lossy(&collapsed.stderr));
+        assert_eq!(total(&stdout(&collapsed)), counted, "{ty}");
+    }
+}

@@ -24,14 +24,31 @@ use rustc_hash::FxHashMap;
 const INFO_TYPES: [&str; 5] =
     ["jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation", "jdk.ActiveSetting", "jdk.InitialSystemProperty"];
 
+/// The row in `rec.types` of event class `c`, added on first sight (by name).
+fn register_type(c: &crate::metadata::ClassDesc, rec: &mut Recording) -> u32 {
+    rec.type_row(&c.name, c.label.as_deref(), EventKind::of(&c.name), c.field("stackTrace").is_some())
+}
+
+/// Add a row to `rec.types` for every event type `md` declares, as [`decode_chunk`] does.
+pub(crate) fn register_types(md: &crate::metadata::Metadata, rec: &mut Recording) {
+    for c in md.classes.iter().filter(|c| c.is_event()) {
+        register_type(c, rec);
+    }
+}
+
 /// Decode one chunk into `rec`. Errors inside single events are recorded and the event
 /// skipped by its size; an error in the event headers stops the chunk there.
-pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool, pass: crate::Pass) {
-    decode_chunk_with(chunk, rec, wanted, pass, true)
+///
+/// Which types get rows: none in a [`crate::Pass::Count`]; with `only`, the types it names,
+/// whatever their fields in this chunk; else every type of a known kind or with a stack trace
+/// in this chunk or in any chunk met before (`rec.types`). Types are identified by name, never
+/// by this chunk's type ids: two chunks may number and lay out the same type differently.
+pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass) {
+    decode_chunk_with(chunk, rec, only, pass, true)
 }
 
 /// [`decode_chunk`], with [`decode_fast`] or (`fast` false, for tests) the general path only.
-fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&str, EventKind) -> bool, pass: crate::Pass, fast: bool) {
+fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass, fast: bool) {
     let rows_only = pass == crate::Pass::Rows;
     let md = &chunk.md;
     // One slot per event class: its global type row, how many events, whether it feeds the
@@ -47,10 +64,13 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, wanted: &dyn Fn(&st
             continue;
         }
         let kind = EventKind::of(&c.name);
-        let has_stack = c.field("stackTrace").is_some();
-        let ty = rec.type_row(&c.name, c.label.as_deref(), kind, has_stack);
-        let decodable = kind != EventKind::Other || has_stack;
-        let plan = if decodable && wanted(&c.name, kind) {
+        let ty = register_type(c, rec);
+        let wanted = match (pass, only) {
+            (crate::Pass::Count, _) => false,
+            (_, Some(names)) => names.contains(&c.name),
+            (_, None) => kind != EventKind::Other || rec.types[ty as usize].has_stack,
+        };
+        let plan = if wanted {
             rec.types[ty as usize].decoded = true;
             let ci = md.class_index(c.id).unwrap_or(0);
             let (mut steps, skips) = plan_steps(chunk, ci, kind);
@@ -695,7 +715,7 @@ mod tests {
             rec.chunks.push(h.clone());
             match Chunk::from_bytes(&data[h.offset as usize..], h, i) {
                 Ok(c) => {
-                    decode_chunk_with(&c, &mut rec, &|_, _| true, crate::Pass::Full, fast);
+                    decode_chunk_with(&c, &mut rec, None, crate::Pass::Full, fast);
                     rec.errors.extend(c.pool_errors().iter().cloned());
                 }
                 Err(e) => rec.errors.push(e),

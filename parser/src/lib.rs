@@ -189,17 +189,34 @@ pub fn parse(data: &[u8], opts: &Options) -> Recording {
 
 /// Decode the chunks in `data`, a slice of a file starting at absolute offset `base` with
 /// chunk number `first`, into `rec`. A truncation is reported before the chunk's own errors.
+///
+/// Every chunk's metadata is read before any events, so that a type with a stack trace in one
+/// chunk (a JDK chunk of an async-profiler jfrsync recording) gets rows in all of them, even
+/// from a chunk that declares it without one.
 pub fn parse_into(data: &[u8], base: u64, first: usize, opts: &Options, rec: &mut Recording) {
     let (headers, err) = header::chunk_headers_at(data, base, first);
     let n = headers.len();
-    for (i, h) in headers.into_iter().enumerate() {
-        let pos = (h.offset - base) as usize;
+    let opened: Vec<(ChunkHeader, Result<Chunk<'_>>)> = headers
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let pos = ((h.offset - base) as usize).min(data.len());
+            let c = Chunk::from_bytes(&data[pos..], h.clone(), first + i);
+            (h, c)
+        })
+        .collect();
+    if opts.pass == Pass::Full && opts.only.is_none() {
+        for c in opened.iter().filter_map(|(_, c)| c.as_ref().ok()) {
+            decode::register_types(&c.md, rec);
+        }
+    }
+    for (i, (h, c)) in opened.into_iter().enumerate() {
         if i + 1 == n && opts.pass != Pass::Rows {
             if let Some(e) = err.clone().filter(|e| matches!(e.kind(), ErrorKind::Truncated { .. })) {
                 rec.errors.push(e);
             }
         }
-        parse_chunk_bytes(&data[pos..], h, first + i, opts, rec);
+        decode_opened(c, h, opts, rec);
     }
     if let Some(e) = err.filter(|e| opts.pass != Pass::Rows && !matches!(e.kind(), ErrorKind::Truncated { .. })) {
         rec.errors.push(e);
@@ -215,18 +232,18 @@ pub fn parse_chunk_into(data: &[u8], header: ChunkHeader, index: usize, opts: &O
 /// Decode one chunk from its own bytes (`chunk_data` starts with its header; `header.offset`
 /// says where it sits in the file) into `rec`.
 pub fn parse_chunk_bytes(chunk_data: &[u8], header: ChunkHeader, index: usize, opts: &Options, rec: &mut Recording) {
+    let chunk = Chunk::from_bytes(chunk_data, header.clone(), index);
+    decode_opened(chunk, header, opts, rec)
+}
+
+fn decode_opened(chunk: Result<Chunk<'_>>, header: ChunkHeader, opts: &Options, rec: &mut Recording) {
     let rows_only = opts.pass == Pass::Rows;
     if !rows_only {
-        rec.chunks.push(header.clone());
+        rec.chunks.push(header);
     }
-    match Chunk::from_bytes(chunk_data, header, index) {
+    match chunk {
         Ok(chunk) => {
-            let wanted = |name: &str, _kind: EventKind| match (&opts.only, opts.pass) {
-                (_, Pass::Count) => false,
-                (Some(list), _) => list.iter().any(|n| n == name),
-                (None, _) => true,
-            };
-            decode::decode_chunk(&chunk, rec, &wanted, opts.pass);
+            decode::decode_chunk(&chunk, rec, opts.only.as_deref(), opts.pass);
             if !rows_only {
                 rec.errors.extend(chunk.pool_errors().iter().cloned());
             }

@@ -98,3 +98,97 @@ fn a_pool_chain_that_loops_does_not_hang() {
     let rec = parse(&c, &Options::default());
     assert_eq!(rec.events.len(), 1);
 }
+
+/// Two chunks that number every type differently (the second adds 100 to each id), lay out
+/// jdk.ExecutionSample's fields in another order and declare jdk.ActiveSetting without a stack
+/// trace, as the JDK and the profiler chunks of an async-profiler jfrsync recording do.
+fn renumbered_chunks() -> (Vec<u8>, Vec<u8>) {
+    let setting = |stack: bool| -> Class {
+        let mut f = vec![("startTime", 1, false, false), ("duration", 1, false, false), ("eventThread", 4, true, false)];
+        if stack {
+            f.push(("stackTrace", 10, true, false));
+        }
+        f.extend([("id", 1, false, false), ("name", 3, false, false), ("value", 3, false, false)]);
+        (30, "jdk.ActiveSetting", Some("jdk.jfr.Event"), f)
+    };
+    let mut classes = basic_classes();
+    classes.push(setting(true));
+    let set = |t: u64, ty: u64, stack: Option<u64>, name: &str| {
+        let mut b = refs(&[t, 0, 1]);
+        b.extend(stack.map(|s| refs(&[s])).unwrap_or_default());
+        b.extend(refs(&[ty]));
+        utf8(&mut b, name);
+        utf8(&mut b, "true");
+        b
+    };
+    let a = chunk(
+        &[metadata(&classes), checkpoint(&basic_pools()), event(20, &sample(1, 1, 1)), event(30, &set(2, 20, Some(1), "enabled")), event(30, &set(3, 20, Some(1), "stackTrace"))],
+        0,
+        Some(1),
+        0,
+    );
+    // The second chunk: every id + 100, the sample's fields reordered, the setting stackless.
+    let shift = |id: u64| id + 100;
+    let mut classes_b: Vec<Class> = basic_classes();
+    let sample_b = classes_b.pop().unwrap();
+    classes_b.push((sample_b.0, sample_b.1, sample_b.2, vec![("stackTrace", 10, true, false), ("state", 12, true, false), ("startTime", 1, false, false), ("sampledThread", 4, true, false)]));
+    classes_b.push(setting(false));
+    let classes_b: Vec<Class> =
+        classes_b.into_iter().map(|(id, n, s, f)| (shift(id), n, s, f.into_iter().map(|(fname, t, cp, arr)| (fname, shift(t), cp, arr)).collect())).collect();
+    let pools_b: Pools = basic_pools().into_iter().map(|(t, e)| (shift(t), e)).collect();
+    let b = chunk(
+        &[
+            metadata(&classes_b),
+            checkpoint(&pools_b),
+            event(120, &refs(&[1, 1, 10, 1])),
+            event(120, &refs(&[1, 1, 11, 1])),
+            event(130, &set(4, 120, None, "enabled")),
+            event(130, &set(5, 120, None, "period")),
+            event(130, &set(6, 120, None, "throttle")),
+        ],
+        0,
+        Some(1),
+        1_000_000_000,
+    );
+    (a, b)
+}
+
+#[test]
+fn chunks_that_number_types_differently_give_every_event_of_each_type() {
+    use crate::{parse_chunk_bytes, Pass};
+    let (a, b) = renumbered_chunks();
+    let want_settings = vec![" 3".to_string(), "Main.main;Main.work 2".to_string()];
+    for data in [[a.clone(), b.clone()].concat(), [b.clone(), a.clone()].concat()] {
+        let rec = parse(&data, &Options::default());
+        assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+        let count = |rec: &crate::Recording, t: &str| rec.types[rec.type_index[t] as usize].count;
+        let rows = |rec: &crate::Recording, t: &str| rec.events.ty.iter().filter(|&&x| x == rec.type_index[t]).count();
+        assert_eq!((count(&rec, "jdk.ExecutionSample"), count(&rec, "jdk.ActiveSetting")), (3, 5));
+        assert_eq!((rows(&rec, "jdk.ExecutionSample"), rows(&rec, "jdk.ActiveSetting")), (3, 5));
+        assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.work 3"]);
+        assert_eq!(lines(&rec, "jdk.ActiveSetting"), want_settings);
+        assert_eq!(rec.threads.len(), 1);
+        // Each chunk's setting ids name jdk.ExecutionSample in that chunk's numbering.
+        assert_eq!(rec.info.settings.len(), 4);
+        assert!(rec.info.settings.iter().all(|(t, _, _)| t == "jdk.ExecutionSample"), "{:?}", rec.info.settings);
+        // A count pass counts the same.
+        let counted = parse(&data, &Options { only: None, pass: Pass::Count });
+        assert_eq!((count(&counted, "jdk.ExecutionSample"), count(&counted, "jdk.ActiveSetting")), (3, 5));
+        assert!(counted.events.is_empty());
+    }
+    // Chunk by chunk, asking for the type by name (as the CLI reads a file): every event too,
+    // whichever chunk comes first.
+    for order in [[&a, &b], [&b, &a]] {
+        let mut rec = crate::Recording::default();
+        let opts = Options { only: Some(vec!["jdk.ActiveSetting".into()]), pass: Pass::Full };
+        let mut offset = 0u64;
+        for (i, c) in order.into_iter().enumerate() {
+            let (h, _) = crate::header::chunk_headers_at(c, offset, i);
+            parse_chunk_bytes(c, h[0].clone(), i, &opts, &mut rec);
+            offset += c.len() as u64;
+        }
+        assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+        assert_eq!(rec.events.len(), 5);
+        assert_eq!(lines(&rec, "jdk.ActiveSetting"), want_settings);
+    }
+}

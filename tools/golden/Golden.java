@@ -6,7 +6,8 @@
  * For each FILE (NAME.jfr, or NAME.jfr.gz, read decompressed), jdk.jfr.consumer.RecordingFile
  * writes into OUTDIR:
  *   NAME.jfr.rf-counts.tsv          type<TAB>count, sorted by type
- *   NAME.jfr.TYPE.collapsed.gz      per type with a stackTrace field and events: collapsed
+ *   NAME.jfr.TYPE.collapsed.gz      per type with a stackTrace field (in any chunk) and events:
+ *                                   collapsed
  *                                   stacks, root first, frame = Class.method, sorted; weight =
  *                                   events (the sum of `samples` for profiler.WallClockSample)
  *   NAME.jfr.threads.tsv            samples per Java thread name of jdk.ExecutionSample
@@ -50,16 +51,23 @@ public class Golden {
         TreeMap<String, TreeMap<String, Long>> threads = new TreeMap<>();
         Set<String> stackTypes = new HashSet<>();
         try (RecordingFile rf = new RecordingFile(jfr)) {
+            // A type is known by its name: when one chunk declares it with a stack trace and
+            // another without (async-profiler's jfrsync), the stackless events count under the
+            // empty stack.
+            Set<String> withStack = new HashSet<>();
+            for (jdk.jfr.EventType t : rf.readEventTypes()) {
+                if (t.getField("stackTrace") != null) withStack.add(t.getName());
+            }
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
                 String type = e.getEventType().getName();
                 counts.merge(type, 1L, Long::sum);
-                boolean hasStack = e.getEventType().getField("stackTrace") != null;
+                boolean hasStack = withStack.contains(type);
                 long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
                 if (hasStack) {
                     stackTypes.add(type);
                     StringBuilder line = new StringBuilder();
-                    RecordedStackTrace st = e.getStackTrace();
+                    RecordedStackTrace st = e.hasField("stackTrace") ? e.getStackTrace() : null;
                     if (st != null) {
                         List<RecordedFrame> frames = st.getFrames();
                         for (int f = frames.size() - 1; f >= 0; f--) {
