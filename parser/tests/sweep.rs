@@ -519,3 +519,52 @@ fn mutations_keep_the_chunks_before_them() {
     }
     report(&format!("{} mutations {kinds:?}", kinds.values().sum::<usize>()), &t);
 }
+
+// ---- inputs the fuzzers found ------------------------------------------------------------------
+
+/// parser/fuzz/regressions/*.jfr: every input a fuzz target failed on (minimised).
+fn regressions() -> Vec<(String, Vec<u8>)> {
+    let dir = root().join("parser/fuzz/regressions");
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Each decodes within the limits, its errors naming chunk and offset. (pool-chain-overflow.jfr
+/// overflows `pos + delta` in the constant-pool chain: a panic where overflow checks are on.)
+#[test]
+fn fuzz_regressions_decode_within_limits() {
+    let mut t = Tally::default();
+    for (name, data) in regressions() {
+        check(&name, &data, (64 * data.len()) + (16 << 20), &mut t);
+    }
+    report("fuzz regressions", &t);
+}
+
+/// What the fuzz targets assert: a whole decode and a chunk-by-chunk one agree, and the lazy
+/// passes keep the full pass's errors. Open (see the fuzzing notes of issue 12):
+///     cargo test --release -p jfrscope-parser --test sweep -- --ignored
+#[test]
+#[ignore = "open: whole-vs-chunks.jfr decodes a row more whole than chunk by chunk; the lazy passes lose an error of pool-chain-overflow.jfr"]
+fn fuzz_regressions_agree() {
+    use jfrscope_parser::parse_into;
+    for (name, data) in regressions() {
+        let whole = parse(&data, &Options::default());
+        let (headers, _) = chunk_headers(&data);
+        let mut split = Recording::default();
+        for (i, h) in headers.iter().enumerate() {
+            let end = (h.offset + h.size).min(data.len() as u64) as usize;
+            parse_into(&data[h.offset as usize..end], h.offset, i, &Options::default(), &mut split);
+        }
+        assert_eq!(whole.events.len(), split.events.len(), "{name}: rows whole and chunk by chunk");
+        assert_eq!(counts(&whole), counts(&split), "{name}: counts");
+        let mut lazy = Recording::default();
+        parse_into(&data, 0, 0, &Options { only: None, pass: Pass::Count }, &mut lazy);
+        let msgs = |r: &Recording| r.errors.iter().map(|e| e.to_string()).collect::<std::collections::BTreeSet<_>>();
+        assert_eq!(msgs(&lazy), msgs(&whole), "{name}: errors of a count pass and a full one");
+    }
+}

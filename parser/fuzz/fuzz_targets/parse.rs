@@ -17,5 +17,6 @@ fuzz_target!(|data: &[u8]| {
     }
     for err in &rec.errors {
         assert!(err.offset() <= data.len() as u64 + 68, "errors point inside the file");
+        assert!(err.chunk().is_some(), "every error names its chunk: {err}");
     }
 });
