@@ -8,6 +8,20 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readHistogram, root, selectedCounts, settled, shot } from './helpers';
 
+/**
+ * The example's scan windows in ms since the recording's start: the scenario's schedule
+ * (fixtures/expected/example.jfr.schedule.tsv, epoch ns) less the chunk header's start.
+ */
+function scanWindows(): [number, number][] {
+  const start = readFileSync(resolve(root, 'fixtures/example.jfr')).readBigInt64BE(32);
+  return readFileSync(resolve(root, 'fixtures/expected/example.jfr.schedule.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((f) => f[0] === 'scan')
+    .map((f) => [Number(BigInt(f[2]) - start) / 1e6, Number(BigInt(f[3]) - start) / 1e6]);
+}
+
 async function lanes(page: Page): Promise<string[]> {
   await settled(page);
   return ((await page.getByTestId('lanes').getAttribute('data-lanes')) ?? '').split('\n').filter(Boolean);
@@ -129,13 +143,15 @@ test('top methods sort by self; a risen method leads to its callers', async ({ p
   const first = (await table.locator('tbody tr').first().textContent()) ?? '';
   expect(first).not.toContain('java.lang.Thread.run');
 
-  // Select the second spike (8.8–10.2 s) from the URL-free UI: drag on the histogram.
+  // Select the second spike (the second scan, 200 ms either side) from the URL-free UI: drag on
+  // the histogram.
+  const [from, to] = scanWindows()[1];
   const h = await readHistogram(page);
   const box = (await page.getByTestId('histogram').boundingBox())!;
   const x = (t: number) => box.x + h.left + ((t - h.from) / (h.to - h.from)) * (box.width - h.left);
-  await page.mouse.move(x(8800), box.y + 30);
+  await page.mouse.move(x(from - 200), box.y + 30);
   await page.mouse.down();
-  await page.mouse.move(x(10200), box.y + 30, { steps: 6 });
+  await page.mouse.move(x(to + 200), box.y + 30, { steps: 6 });
   await page.mouse.up();
   await page.getByRole('tab', { name: 'Compare' }).click();
   const rose = page.getByRole('table', { name: 'Methods that rose' });
