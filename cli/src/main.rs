@@ -12,13 +12,16 @@ use regex::Regex;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
+const USAGE: &str = r"usage:
   jfrscope summary FILE [--long]
   jfrscope print FILE [--event TYPE]      every field of each event, one JSON object per line
   jfrscope collapse FILE --event TYPE [--thread REGEX] [--include REGEX] [--exclude REGEX]
                          [--from SECONDS] [--to SECONDS] [--weight bytes|samples|events] [--partial]
 
-FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.";
+FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.
+collapse escapes frame names so a name cannot forge a line or a frame or reach the terminal:
+  \\ for \, \x3b for ;, \n \r \t, \xHH for other control characters (ESC is \x1b),
+  \u{HH} for C1 controls.";
 
 struct Args {
     cmd: String,

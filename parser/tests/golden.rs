@@ -71,8 +71,9 @@ fn check(file: &Path, expected: &Path) -> Vec<String> {
     for t in rec.types.iter().filter(|t| t.has_stack && t.count > 0) {
         let Some(want) = read_text(&exp(&format!("{}.collapsed.gz", t.name))) else { continue };
         let ty = rec.type_index[&t.name];
+        // The JDK's lines hold names as they are; ours escape them (collapse.rs).
         let got: String =
-            collapse(&rec, ty, Weight::default_for(t.kind), |_| true).iter().map(|(l, w)| format!("{l} {w}\n")).collect();
+            collapse(&rec, ty, Weight::default_for(t.kind), |_| true).iter().map(|(l, w)| format!("{} {w}\n", unescape(l))).collect();
         if sorted_lines(&got) != sorted_lines(&want) {
             let (g, w) = (sorted_lines(&got), sorted_lines(&want));
             let first = g.iter().zip(w.iter()).find(|(a, b)| a != b);
@@ -92,6 +93,34 @@ fn check(file: &Path, expected: &Path) -> Vec<String> {
         }
     }
     bad
+}
+
+/// A collapsed line with collapse.rs's escapes undone.
+fn unescape(line: &str) -> String {
+    let mut out = String::new();
+    let mut it = line.chars();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('x') => {
+                let h: String = it.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&h, 16).expect("\\xHH")));
+            }
+            Some('u') => {
+                let h: String = it.by_ref().skip(1).take_while(|&c| c != '}').collect();
+                out.push(char::from_u32(u32::from_str_radix(&h, 16).expect("\\u{H}")).expect("a char"));
+            }
+            Some(c) => out.push(c),
+            None => panic!("a lone \\ ends {line:?}"),
+        }
+    }
+    out
 }
 
 /// Samples per thread name (the Java name; "" for threads without one), as `name<TAB>count`.
