@@ -34,6 +34,10 @@ export interface ViewState {
   inverted: boolean;
   /** Times read as the clock (UTC) showed them, not as time since the recording's start. */
   clock: boolean;
+  /** How the activity histogram weighs: events, wait time, threads waiting, or by kind ('auto'). */
+  activity: 'auto' | 'count' | 'duration' | 'threads';
+  /** Layers of the lanes the user turned off: 'samples' and wait kinds (waits.ts). */
+  hiddenLayers: string[];
   search: string;
   view: ActiveView;
 }
@@ -57,6 +61,8 @@ export const initialState: ViewState = {
   compareAs: 'table',
   inverted: false,
   clock: false,
+  activity: 'auto',
+  hiddenLayers: [],
   search: '',
   view: 'flame',
 };

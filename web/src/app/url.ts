@@ -57,6 +57,8 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('cmp', state.compareAs, 'table');
   if (state.inverted) q.set('inverted', '1');
   if (state.clock) q.set('clock', '1');
+  put('act', state.activity, 'auto');
+  if (state.hiddenLayers.length) q.set('layers', state.hiddenLayers.join(','));
   put('search', state.search);
   put('view', state.view, 'flame');
   return `?${q.toString()}`;
@@ -123,6 +125,11 @@ export function stateFromUrl(search: string): Parsed {
   else if (cmp !== null) notices.push(`Ignored an unknown comparison view “${cmp}”.`);
   s.inverted = q.get('inverted') === '1';
   s.clock = q.get('clock') === '1';
+  const act = q.get('act');
+  if (act === 'auto' || act === 'count' || act === 'duration' || act === 'threads') s.activity = act;
+  else if (act !== null) notices.push(`Ignored an unknown activity weight “${act}”.`);
+  const layers = q.get('layers');
+  if (layers) s.hiddenLayers = layers.split(',').filter((x) => /^[a-z]+$/.test(x));
   const view = q.get('view');
   if (view !== null) {
     if ((VIEWS as string[]).includes(view)) s.view = view as ActiveView;

@@ -25,7 +25,7 @@ export const FrameKind = {
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
 
 export type EventKind =
-  | 'cpu' | 'native' | 'wall' | 'lock' | 'park' | 'sleep' | 'io' | 'alloc' | 'gc' | 'thread' | 'other';
+  | 'cpu' | 'native' | 'wall' | 'lock' | 'wait' | 'park' | 'sleep' | 'io' | 'alloc' | 'gc' | 'thread' | 'other';
 
 export interface EventTypeInfo {
   name: string;

@@ -4,10 +4,11 @@
  */
 import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
-import { hasInstances, INTERVAL_KIND_LIST, type IntervalKind } from '../profile-logic/kinds';
+import { hasInstances, KINDS } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
 import type { SubjectRow } from '../profile-logic/subjects';
 import type { ThreadTime } from '../profile-logic/threadtime';
+import { covered, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import type { Derived } from '../selectors/derive';
 import type { ViewIntents, ViewValues } from './intents';
 
@@ -185,14 +186,6 @@ export function SubjectsTable({ profile, derived, state, on, heading, rows }: Pr
   );
 }
 
-const TIME_LABEL: Record<IntervalKind, string> = { lock: 'Lock wait', park: 'Parked', sleep: 'Sleeping', io: 'I/O' };
-const TIME_TITLE: Record<IntervalKind, string> = {
-  lock: 'Blocked entering a monitor (synchronized), or waiting in Object.wait',
-  park: 'Parked by LockSupport.park: java.util.concurrent locks, queues, futures',
-  sleep: 'In Thread.sleep',
-  io: 'In file or socket reads and writes',
-};
-
 /**
  * Where each thread's time went in the selection (or the whole recording): waiting on locks,
  * parked, sleeping, in I/O, next to its matching events of the selected type. Choosing a
@@ -200,8 +193,9 @@ const TIME_TITLE: Record<IntervalKind, string> = {
  */
 export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Props & { noun: string; rows: ThreadTime[] }) {
   const [from, to] = state.range ?? [0, profile.info.durationMs];
-  const kinds = INTERVAL_KIND_LIST.filter((k) => derived.intervals.types.some((t) => profile.eventTypes[t].kind === k));
-  const waiting = profile.eventTypes.filter((t) => t.deferred && (INTERVAL_KIND_LIST as readonly string[]).includes(t.kind));
+  // A column per kind of wait the recording has at all.
+  const kinds = WAIT_KINDS.filter((k) => derived.waits[k].some((tr) => covered(tr, -Infinity, Infinity) > 0));
+  const waiting = profile.eventTypes.filter((t) => t.deferred && KINDS[t.kind].interval);
   const span = Math.max(to - from, 1e-9);
   const choose = (name: string) => {
     const re = `^${escapeRegex(name)}$`;
@@ -210,8 +204,9 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
   return (
     <div>
       <p className="hint">
-        Time of {state.range ? 'the selection' : 'the whole recording'} ({formatMs(span)}) each thread spent in lock waits, parks, sleeps and I/O
-        (whatever the stack filters say; overlapping waits of one kind count once), and its {noun} there that the filters keep.
+        Time of {state.range ? 'the selection' : 'the whole recording'} ({formatMs(span)}) each thread spent in each kind of wait:
+        contention (monitors, parks on locks, I/O) apart from idling (Object.wait, join, idle pool parks, sleeps), whatever the stack filters
+        say, each wait only inside the range and overlapping waits of one kind once; and its {noun} there that the filters keep.
         {waiting.length > 0 && ` Not decoded yet, so not counted: ${waiting.map((t) => t.name).join(', ')}.`}
       </p>
       <table aria-label="Thread time" className="grid">
@@ -220,8 +215,8 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
             <th>Thread</th>
             <th className="num">{noun}</th>
             {kinds.map((k) => (
-              <th key={k} className="num" title={TIME_TITLE[k]}>
-                {TIME_LABEL[k]}
+              <th key={k} className="num" title={WAIT_INFO[k].title}>
+                <i className="swatch" style={{ background: WAIT_INFO[k].color }} /> {WAIT_INFO[k].label}
               </th>
             ))}
           </tr>

@@ -118,7 +118,8 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     eventTypes: d.types.map((t) => ({
       name: t.name,
       label: t.label,
-      kind: t.kind,
+      // Object.wait is idling until notified, not contention: its own kind (the parser files it with monitor enters).
+      kind: t.name === 'jdk.JavaMonitorWait' ? 'wait' : t.kind,
       count: t.count,
       hasStack: t.hasStack,
       deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),

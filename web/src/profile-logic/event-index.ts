@@ -242,3 +242,29 @@ export function gallopAtOrAfter(start: Float64Array, list: Int32Array, t: number
   }
   return firstAtOrAfter(start, list, t, lo, Math.min(hi, list.length));
 }
+
+/** Running maximum of end times (start + duration) along a time-sorted list. */
+export function reachOf(profile: Profile, list: Int32Array): Float64Array {
+  const { start, duration } = profile.events;
+  const r = new Float64Array(list.length);
+  let max = -Infinity;
+  for (let k = 0; k < list.length; k++) {
+    const end = start[list[k]] + duration[list[k]];
+    if (end > max) max = end;
+    r[k] = max;
+  }
+  return r;
+}
+
+/** First position whose reach (running maximum of ends) passes `t`: no earlier interval reaches past `t`. */
+export function firstReachingPast(reach: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = reach.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (reach[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+

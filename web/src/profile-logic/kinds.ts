@@ -50,6 +50,17 @@ export const KINDS: Record<EventKind, KindInfo> = {
     light: '#fcc2d7',
     order: 3,
   },
+  wait: {
+    label: 'Wait',
+    noun: 'Object.wait calls',
+    weight: 'duration',
+    interval: true,
+    instances: true,
+    subject: { label: 'Monitor', what: 'monitor class', tab: 'Monitors', column: 'Monitor class' },
+    color: '#e64980',
+    light: '#fcc2d7',
+    order: 4,
+  },
   park: {
     label: 'Park',
     noun: 'parks',
@@ -59,7 +70,7 @@ export const KINDS: Record<EventKind, KindInfo> = {
     subject: { label: 'Parked on', what: 'the class parked on', tab: 'Parked on', column: 'Parked on (class)' },
     color: '#7950f2',
     light: '#d0bfff',
-    order: 4,
+    order: 4.5,
   },
   sleep: { label: 'Sleep', noun: 'sleeps', weight: 'duration', interval: true, instances: false, subject: OTHER_SUBJECT, color: '#868e96', light: '#dee2e6', order: 5 },
   io: {
@@ -100,7 +111,7 @@ export const KINDS: Record<EventKind, KindInfo> = {
 };
 
 /** The kinds drawn as bars with their duration, in legend and column order. */
-export type IntervalKind = 'lock' | 'park' | 'sleep' | 'io';
+export type IntervalKind = 'lock' | 'wait' | 'park' | 'sleep' | 'io';
 export const INTERVAL_KIND_LIST = (Object.keys(KINDS) as EventKind[]).filter((k) => KINDS[k].interval) as IntervalKind[];
 
 /** The kind of an event type (index into eventTypes); `other` when out of range. */

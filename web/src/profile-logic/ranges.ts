@@ -1,14 +1,25 @@
 /**
- * A time range's events: positions in each time-sorted list by binary search, then counts,
- * the selected events, or their weight per stack, read through the running counts.
+ * A time range's events, with interval semantics: an instant (a sample) is in the range when it
+ * happens inside it; an interval (a lock wait, a park, a read) when it overlaps the range, and
+ * its duration counts only for the part inside (a 400 ms wait seen through a 100 ms window
+ * weighs 100 ms).
+ *
+ *   list by start   [a────────]  [b──]   [c─]  [d───────]
+ *   range                  |==========================|
+ *   positions       lo (first reaching in)  mid (first starting in)   hi (first starting after)
+ *
+ * Positions come from binary searches over the list and its reach (running maximum of ends);
+ * events in [mid, hi) overlap for sure; those in [lo, mid) only when they end inside.
  */
-import { firstAtOrAfter } from './event-index';
+import { firstAtOrAfter, firstReachingPast } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
 import type { Profile } from '../columns/profile';
 
+export type Range = readonly [number, number];
+
 /** Positions [lo, hi) of a time-sorted list whose events start in [from, to] (the whole list when no range). */
-export function rangePositions(profile: Profile, list: Int32Array, range: readonly [number, number] | null): [number, number] {
+export function rangePositions(profile: Profile, list: Int32Array, range: Range | null): [number, number] {
   if (!range) return [0, list.length];
   const start = profile.events.start;
   const lo = firstAtOrAfter(start, list, range[0]);
@@ -23,42 +34,70 @@ export function rangePositions(profile: Profile, list: Int32Array, range: readon
   return [lo, a];
 }
 
-/** How many events of the lists match and start in the range. */
-export function countInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null): number {
+/**
+ * [lo, mid, hi]: events in [mid, hi) start inside the range; those in [lo, mid) started before
+ * it and may reach into it (only for lists with a reach; lo = mid otherwise).
+ */
+export function overlapPositions(profile: Profile, cum: Cumulative, range: Range | null): [number, number, number] {
+  const [mid, hi] = rangePositions(profile, cum.list, range);
+  if (!range || !cum.reach) return [mid, mid, hi];
+  return [Math.min(mid, firstReachingPast(cum.reach, range[0])), mid, hi];
+}
+
+/** Whether event `i`, which started before the range, reaches into it. */
+function reachesIn(profile: Profile, i: number, range: Range): boolean {
+  return profile.events.start[i] + profile.events.duration[i] > range[0];
+}
+
+/** The part of event `i`'s duration inside the range (all of it without a range), ms. */
+export function durationIn(profile: Profile, i: number, range: Range | null): number {
+  const d = profile.events.duration[i];
+  if (!range) return d;
+  const s = profile.events.start[i];
+  return Math.max(0, Math.min(s + d, range[1]) - Math.max(s, range[0]));
+}
+
+/** Event `i`'s weight as the view weighs it (kinds.ts), its duration clipped to the range. */
+export function weightIn(profile: Profile, i: number, mode: WeightMode, range: Range | null): number {
+  return mode === 'duration' ? durationIn(profile, i, range) : eventWeight(profile, i, mode);
+}
+
+/** Visit every matching event of the lists in the range (overlapping, for intervals), list by list. */
+export function forEachInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null, visit: (i: number, part: number) => void): void {
+  cums.forEach((cum, part) => {
+    const [lo, mid, hi] = overlapPositions(profile, cum, range);
+    const { list, match: m } = cum;
+    for (let k = lo; k < mid; k++) if (m[k + 1] !== m[k] && reachesIn(profile, list[k], range!)) visit(list[k], part);
+    for (let k = mid; k < hi; k++) if (m[k + 1] !== m[k]) visit(list[k], part);
+  });
+}
+
+/** How many events of the lists match and are in the range. */
+export function countInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null): number {
   let n = 0;
   for (const cum of cums) {
-    const [lo, hi] = rangePositions(profile, cum.list, range);
-    n += cum.match[hi] - cum.match[lo];
+    const [lo, mid, hi] = overlapPositions(profile, cum, range);
+    n += cum.match[hi] - cum.match[mid];
+    for (let k = lo; k < mid; k++) if (cum.match[k + 1] !== cum.match[k] && reachesIn(profile, cum.list[k], range!)) n++;
   }
   return n;
 }
 
-/** The matching events of the lists whose start lies in [from, to] (all when no range), list by list. */
-export function selectInRanges(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null): Int32Array {
-  const out = new Int32Array(countInRange(profile, cums, range));
-  let n = 0;
-  for (const cum of cums) {
-    const [lo, hi] = rangePositions(profile, cum.list, range);
-    for (let k = lo; k < hi; k++) if (cum.match[k + 1] !== cum.match[k]) out[n++] = cum.list[k];
-  }
-  return out;
+/** The matching events of the lists in the range (all when no range), list by list. */
+export function selectInRanges(profile: Profile, cums: readonly Cumulative[], range: Range | null): Int32Array {
+  const out: number[] = [];
+  forEachInRange(profile, cums, range, (i) => out.push(i));
+  return Int32Array.from(out);
 }
 
-/** weightPerStack of selectInRanges's events, without building that list. */
-export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: readonly [number, number] | null, mode: WeightMode): Float64Array {
+/** Weight per stack row (the last slot: no stack) of the matching events in the range, durations clipped to it. */
+export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null, mode: WeightMode): Float64Array {
   const out = new Float64Array(profile.stacks.length + 1);
   const none = profile.stacks.length;
   const { stack } = profile.events;
-  for (const cum of cums) {
-    const [lo, hi] = rangePositions(profile, cum.list, range);
-    const list = cum.list;
-    const m = cum.match;
-    for (let k = lo; k < hi; k++) {
-      if (m[k + 1] === m[k]) continue;
-      const i = list[k];
-      const s = stack[i];
-      out[s >= 0 ? s : none] += eventWeight(profile, i, mode);
-    }
-  }
+  forEachInRange(profile, cums, range, (i) => {
+    const s = stack[i];
+    out[s >= 0 ? s : none] += weightIn(profile, i, mode, range);
+  });
   return out;
 }

@@ -24,4 +24,9 @@ export interface Cumulative {
   match: Int32Array;
   /** Matching events in a running state (or with no state); length list.length + 1. */
   running: Int32Array;
+  /**
+   * For lists of intervals: the running maximum of end times along the list (reachOf), so a
+   * range finds the intervals that started before it and reach into it. Absent for instants.
+   */
+  reach?: Float64Array | null;
 }

@@ -1,37 +1,104 @@
 /**
- * Spikes: time ranges where the histogram's matching weight stands above the rest, and stepping
- * from one to the next.
+ * Spikes: the bursts of a curve (threads waiting, or events per bin) above its calm level, each
+ * one range from where it rises to where it falls back, and stepping from one to the next.
+ *
+ *   curve ─ smoothed ─ baseline (median: the calm parts dominate) and noise (MAD) ─ bins above
+ *   the high threshold ─ widened to where the curve falls under the low one (hysteresis) ─
+ *   short dips bridged ─ ranges
  */
-import type { Histogram } from './pixel-columns';
 
-/** Buckets whose matching count is well above the median (and at least `min`): the spikes. */
-export function spikes(h: Histogram, factor = 3, min = 1): number[] {
-  const sorted = [...h.matching].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  const max = sorted[sorted.length - 1] ?? 0;
-  const threshold = Math.max(median * factor, max / 3, min);
-  const out: number[] = [];
-  h.matching.forEach((v, i) => {
-    if (v >= threshold) out.push(i);
-  });
+export interface SpikeOptions {
+  /** Bins of the moving average (odd). */
+  smooth?: number;
+  /** Dips under the low threshold shorter than this many bins do not split a spike. */
+  bridge?: number;
+  /** Spikes whose area above the baseline is under this share of the largest one's are noise. */
+  minShare?: number;
+}
+
+export interface Spikes {
+  ranges: [number, number][];
+  /** The calm level and the two thresholds, in the curve's unit. */
+  baseline: number;
+  high: number;
+  low: number;
+}
+
+function median(xs: Float64Array): number {
+  if (xs.length === 0) return 0;
+  const s = Float64Array.from(xs).sort();
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Moving average over `k` bins (k odd), shrinking at the edges. */
+export function smoothed(y: Float64Array, k: number): Float64Array {
+  const h = Math.max(0, (k - 1) >> 1);
+  if (h === 0) return y;
+  const out = new Float64Array(y.length);
+  const pre = new Float64Array(y.length + 1);
+  for (let i = 0; i < y.length; i++) pre[i + 1] = pre[i] + y[i];
+  for (let i = 0; i < y.length; i++) {
+    const a = Math.max(0, i - h);
+    const b = Math.min(y.length, i + h + 1);
+    out[i] = (pre[b] - pre[a]) / (b - a);
+  }
   return out;
 }
 
 /**
- * The spikes of matching events as time ranges: runs of spike buckets (two events at least), a
- * one-bucket gap bridged, each widened by a bucket on both sides so the selection holds the
- * whole burst.
+ * The spikes of `y` (one value per bin of width `w` from `from`): a spike holds a bin above
+ * baseline + max(4·noise, a quarter of the way to the peak) and spans the bins around it above
+ * baseline + max(2·noise, a tenth of the way); none when nothing rises above the calm level.
  */
-export function spikeRanges(h: Histogram, factor = 3): [number, number][] {
-  const hot = spikes(h, factor, 2);
-  const w = (h.to - h.from) / Math.max(h.matching.length, 1);
-  const out: [number, number][] = [];
-  for (let k = 0; k < hot.length; k++) {
-    const first = hot[k];
-    while (k + 1 < hot.length && hot[k + 1] - hot[k] <= 2) k++;
-    out.push([Math.max(h.from, h.from + (first - 1) * w), Math.min(h.to, h.from + (hot[k] + 2) * w)]);
+export function findSpikes(y: Float64Array, from: number, w: number, opts: SpikeOptions = {}): Spikes {
+  const ys = smoothed(y, opts.smooth ?? 3);
+  const bridge = opts.bridge ?? 3;
+  const baseline = median(ys);
+  const dev = new Float64Array(ys.length);
+  for (let i = 0; i < ys.length; i++) dev[i] = Math.abs(ys[i] - baseline);
+  const noise = 1.4826 * median(dev);
+  let peak = baseline;
+  for (let i = 0; i < ys.length; i++) if (ys[i] > peak) peak = ys[i];
+  const rise = peak - baseline;
+  const high = baseline + Math.max(4 * noise, 0.25 * rise);
+  const low = baseline + Math.max(2 * noise, 0.1 * rise);
+  const ranges: [number, number][] = [];
+  if (!(rise > 0) || !(peak > high) || high <= 0) return { ranges, baseline, high, low };
+  // Runs of bins above `low` that hold at least one bin above `high`.
+  const runs: [number, number][] = [];
+  for (let i = 0; i < ys.length; ) {
+    if (ys[i] <= low) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let hot = false;
+    while (j < ys.length && ys[j] > low) {
+      if (ys[j] > high) hot = true;
+      j++;
+    }
+    if (hot) runs.push([i, j]);
+    i = j;
   }
-  return out;
+  // Bridge short dips between runs.
+  const merged: [number, number][] = [];
+  for (const r of runs) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] - last[1] <= bridge) last[1] = r[1];
+    else merged.push([r[0], r[1]]);
+  }
+  // Area above the baseline: a blip next to real bursts is not what the eye calls a spike.
+  const area = merged.map(([a, b]) => {
+    let sum = 0;
+    for (let i = a; i < b; i++) sum += Math.max(0, ys[i] - baseline);
+    return sum;
+  });
+  const largest = Math.max(0, ...area);
+  merged.forEach(([a, b], k) => {
+    if (area[k] >= (opts.minShare ?? 0.1) * largest) ranges.push([from + a * w, from + b * w]);
+  });
+  return { ranges, baseline, high, low };
 }
 
 /** The spike after (dir 1) or before (dir -1) the selection, or the first one; null at the end. */

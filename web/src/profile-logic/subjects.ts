@@ -9,8 +9,8 @@
  */
 import type { IndexIntoEvents, Profile } from '../columns/profile';
 import { instanceText } from './filters';
-import { eventWeight, hasInstances, type WeightMode } from './kinds';
-import { rangePositions } from './ranges';
+import { hasInstances, type WeightMode } from './kinds';
+import { forEachInRange, weightIn, type Range } from './ranges';
 import type { Cumulative } from './running-counts';
 
 /** The subject as the filter reads it: with the instance for lock waits and parks; null if none. */
@@ -35,13 +35,13 @@ export interface SubjectRow {
 }
 
 /**
- * The matching events of `cums` (one list per thread row, the last one without a thread) that
- * start in `range`, summed by subject (and by instance when `byInstance`), heaviest first.
+ * The matching events of `cums` (one list per thread row, the last one without a thread) in
+ * `range` (overlapping it, for intervals, their wait clipped to it), summed by subject (and by instance when `byInstance`), heaviest first.
  */
 export function subjectsInRange(
   profile: Profile,
   cums: readonly Cumulative[],
-  range: readonly [number, number] | null,
+  range: Range | null,
   mode: WeightMode,
   byInstance = false,
   unthreaded = cums.length - 1,
@@ -49,24 +49,18 @@ export function subjectsInRange(
   const { subject, value } = profile.events;
   type Acc = SubjectRow & { part: number };
   const rows = new Map<number, Map<number, Acc>>();
-  cums.forEach((cum, part) => {
-    const [lo, hi] = rangePositions(profile, cum.list, range);
-    const m = cum.match;
-    for (let k = lo; k < hi; k++) {
-      if (m[k + 1] === m[k]) continue;
-      const i = cum.list[k];
-      const s = subject[i];
-      const a = byInstance && s >= 0 && value[i] > 0 ? value[i] : NaN;
-      let bySubject = rows.get(s);
-      if (!bySubject) rows.set(s, (bySubject = new Map()));
-      let r = bySubject.get(a);
-      if (!r) bySubject.set(a, (r = { subject: s, address: a, label: '', events: 0, weight: 0, threads: 0, part: -1 }));
-      r.events++;
-      r.weight += eventWeight(profile, i, mode);
-      if (r.part !== part && part !== unthreaded) {
-        r.part = part;
-        r.threads++;
-      }
+  forEachInRange(profile, cums, range, (i, part) => {
+    const s = subject[i];
+    const a = byInstance && s >= 0 && value[i] > 0 ? value[i] : NaN;
+    let bySubject = rows.get(s);
+    if (!bySubject) rows.set(s, (bySubject = new Map()));
+    let r = bySubject.get(a);
+    if (!r) bySubject.set(a, (r = { subject: s, address: a, label: '', events: 0, weight: 0, threads: 0, part: -1 }));
+    r.events++;
+    r.weight += weightIn(profile, i, mode, range);
+    if (r.part !== part && part !== unthreaded) {
+      r.part = part;
+      r.threads++;
     }
   });
   const out: SubjectRow[] = [];

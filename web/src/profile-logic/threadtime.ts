@@ -1,61 +1,44 @@
 /**
- * Where each thread's time went in a time range: how long it waited on locks, parked, slept or
- * did I/O (the interval events on its lane), next to its matching events of the selected type.
- * Intervals of one kind that overlap (a read inside a read) count once.
+ * Where each thread's time went in a time range: how long it spent in each kind of wait
+ * (monitor contention, Object.wait, join, parks on locks, idle parks, sleeps, file and socket
+ * I/O; waits.ts), next to its matching events of the selected type. Waits of one kind that
+ * overlap (a read inside a read) count once; each wait counts only inside the range.
  */
-import type { EventKind, Profile } from '../columns/profile';
-import { firstReaching, type Intervals } from './intervals';
-import { KINDS, type IntervalKind } from './kinds';
+import type { Profile } from '../columns/profile';
 import { countInRange } from './ranges';
 import type { Cumulative } from './running-counts';
+import { covered, WAIT_INFO, WAIT_KINDS, type WaitKind, type WaitTracks } from './waits';
 
 export interface ThreadTime {
   thread: number;
-  /** Matching events of the selected type that start in the range. */
+  /** Matching events of the selected type in the range. */
   matching: number;
-  /** ms of the range covered by each kind's intervals. */
-  ms: Record<IntervalKind, number>;
-  /** The sum of `ms`. */
+  /** ms of the range covered by each kind's waits. */
+  ms: Record<WaitKind, number>;
+  /** ms held up by others: the contention kinds (monitor, parks on locks, I/O). */
   blocked: number;
+  /** ms idle: Object.wait, join, idle parks, sleeps. */
+  idle: number;
 }
 
 /**
- * Per thread row with events (`threads[t]` 1 when the filters keep it): time in each kind of
- * interval within [from, to], most blocked first.
+ * Per thread row (`threads[t]` 1 when the filters keep it): time in each kind of wait within
+ * [from, to], most blocked first; threads with neither waits nor matching events are left out.
  */
-export function threadTimes(
-  profile: Profile,
-  iv: Intervals,
-  byThread: readonly Cumulative[],
-  threads: Uint8Array,
-  from: number,
-  to: number,
-): ThreadTime[] {
-  const { start, duration, type } = profile.events;
-  const kindOf: EventKind[] = profile.eventTypes.map((t) => t.kind);
+export function threadTimes(profile: Profile, waits: WaitTracks, byThread: readonly Cumulative[], threads: Uint8Array, from: number, to: number): ThreadTime[] {
   const out: ThreadTime[] = [];
   for (let t = 0; t < profile.threads.length; t++) {
     if (!threads[t]) continue;
-    const ms: Record<IntervalKind, number> = { lock: 0, park: 0, sleep: 0, io: 0 };
-    // Per kind, how far the range is already covered (overlapping intervals count once).
-    const covered: Record<IntervalKind, number> = { lock: from, park: from, sleep: from, io: from };
-    const list = iv.byThread[t];
-    for (let k = firstReaching(iv, t, from); k < list.length; k++) {
-      const i = list[k];
-      if (start[i] > to) break;
-      if (!KINDS[kindOf[type[i]]].interval) continue;
-      const kind = kindOf[type[i]] as IntervalKind;
-      const a = Math.max(start[i], covered[kind]);
-      const b = Math.min(start[i] + duration[i], to);
-      if (b > a) {
-        ms[kind] += b - a;
-        covered[kind] = b;
-      }
+    const ms = Object.fromEntries(WAIT_KINDS.map((k) => [k, covered(waits[k][t], from, to)])) as Record<WaitKind, number>;
+    let blocked = 0;
+    let idle = 0;
+    for (const k of WAIT_KINDS) {
+      if (WAIT_INFO[k].contention) blocked += ms[k];
+      else idle += ms[k];
     }
     const cum = byThread[t];
     const matching = cum ? countInRange(profile, [cum], [from, to]) : 0;
-    const blocked = ms.lock + ms.park + ms.sleep + ms.io;
-    if (blocked > 0 || matching > 0) out.push({ thread: t, matching, ms, blocked });
+    if (blocked > 0 || idle > 0 || matching > 0) out.push({ thread: t, matching, ms, blocked, idle });
   }
-  return out.sort((x, y) => y.blocked - x.blocked || y.matching - x.matching || x.thread - y.thread);
+  return out.sort((x, y) => y.blocked - x.blocked || y.matching - x.matching || y.idle - x.idle || x.thread - y.thread);
 }

@@ -9,19 +9,19 @@
 import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, diffTree, type Rise } from '../profile-logic/compare';
-import { eventsOfType, indexEvents, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
+import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
+import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
-import { defaultEventType, hasInstances, weightModeOf, type WeightMode } from '../profile-logic/kinds';
+import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
-import { histogramOf } from '../profile-logic/pixel-columns';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
-import { spikeRanges } from '../profile-logic/spikes';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
+import { waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
 import type { Profile } from '../columns/profile';
 import type { ViewState } from '../app/state';
 
@@ -37,6 +37,14 @@ export interface Derived {
   lists: TypeLists;
   /** Running counts of matching (and running-state) events along those lists. */
   cums: { byThread: Cumulative[]; parts: Cumulative[] };
+  /** Per thread row, the union of its matching waits; null when the type is not a wait. */
+  tracks: Track[] | null;
+  /** How the activity histogram (and the spike finder) weighs the selected events. */
+  activityWeight: ActivityWeight;
+  /** Per event: its wait kind (waits.ts), 0 for events that are no wait. */
+  kinds: Uint8Array;
+  /** Per wait kind, per thread: every wait of that kind (filters aside). */
+  waits: WaitTracks;
   counts: ThreadCounts;
   intervals: Intervals;
   /** GC events (no thread, with a duration) in start order. */
@@ -109,7 +117,17 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running],
   );
   const filtered = pass.filtered;
-  const cums = useMemo(() => ({ byThread: pass.cums.slice(0, lists.byThread.length), parts: pass.cums }), [pass, lists]);
+  // Interval types: each list's reach (running maximum of ends), so a range finds the waits
+  // that began before it and last into it.
+  const interval = KINDS[profile.eventTypes[typeIndex]?.kind ?? 'other'].interval;
+  const reach = useMemo(() => (interval ? lists.parts.map((l) => reachOf(profile, l)) : null), [profile, lists, interval]);
+  const cums = useMemo(() => {
+    const parts = reach ? pass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : pass.cums;
+    return { byThread: parts.slice(0, lists.byThread.length), parts };
+  }, [pass, lists, reach]);
+  // Each thread's matching waits as one track (for threads waiting and wait time over time).
+  const tracks = useMemo(() => (interval ? matchTracks(profile, cums.byThread) : null), [profile, cums, interval]);
+  const activityWeight: ActivityWeight = s.activity === 'auto' ? (interval ? 'threads' : 'count') : tracks ? s.activity : 'count';
   const counts = useMemo<ThreadCounts>(
     () => ({
       count: Int32Array.from(lists.byThread, (l) => l.length),
@@ -117,13 +135,13 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     }),
     [lists, cums],
   );
-  // Spikes of matching events over the whole recording, for next/previous spike: about four
-  // matching events per bucket on average (20 to 200 buckets), so a few sparse events make no spike.
-  const spikes = useMemo(() => {
-    const matching = cums.parts.reduce((a, c) => a + c.match[c.list.length], 0);
-    const buckets = Math.max(20, Math.min(200, Math.round(matching / 4)));
-    return spikeRanges(histogramOf(profile, cums.parts, 0, Math.max(profile.info.durationMs, 1), buckets));
-  }, [profile, cums]);
+  // Spikes of the selected events over the whole recording, on the activity's weight.
+  const spikes = useMemo(
+    () => activitySpikes(profile, cums.parts, tracks, filtered.threads, activityWeight),
+    [profile, cums, tracks, filtered, activityWeight],
+  );
+  const kinds = useMemo(() => waitKinds(profile), [profile]);
+  const waits = useMemo(() => waitTracks(profile, index, kinds), [profile, index, kinds]);
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
@@ -144,8 +162,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects],
   );
 }
 
@@ -196,7 +214,7 @@ export function useSubjects(profile: Profile, s: ViewState, d: Derived, enabled:
 export function useThreadTimes(profile: Profile, s: ViewState, d: Derived, enabled: boolean): ThreadTime[] | null {
   const [from, to] = s.range ?? [0, profile.info.durationMs];
   return useMemo(
-    () => (enabled ? threadTimes(profile, d.intervals, d.cums.byThread, d.filtered.threads, from, to) : null),
-    [profile, d.intervals, d.cums, d.filtered, from, to, enabled],
+    () => (enabled ? threadTimes(profile, d.waits, d.cums.byThread, d.filtered.threads, from, to) : null),
+    [profile, d.waits, d.cums, d.filtered, from, to, enabled],
   );
 }

@@ -10,6 +10,8 @@ const full: ViewState = {
   subjectFilter: '^sun\\.nio\\.ch\\.NativeThreadSet$',
   subjectBy: 'instance',
   threadState: 'STATE_RUNNABLE',
+  activity: 'threads',
+  hiddenLayers: ['idle', 'sleep'],
   range: [4012.5, 5001.25],
   viewport: [0, 16000],
   baseline: [0, 3999.125],

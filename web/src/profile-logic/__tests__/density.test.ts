@@ -6,6 +6,7 @@ import { addToPixels as addColumns, histogramOf, newPixelCounts as newColumns } 
 import { countInRange, selectInRanges, weightsInRange } from '../ranges';
 import { runningStates } from '../running-counts';
 import { threadTimes } from '../threadtime';
+import { waitKinds, waitTracks } from '../waits';
 import { cumulate, filterEvents, histogram, intervalsIn, selectInRange, weightPerStack } from './reference';
 import { buildProfile, type Ev } from './build';
 
@@ -231,17 +232,17 @@ describe('density', () => {
       { type: 0, t: 25, thread: 1, stack: 'run;a' },
     ]);
     const x = indexEvents(q);
-    const iv = intervals(q, x);
+    const waits = waitTracks(q, x, waitKinds(q));
     const f = filterEvents(q, { type: 0, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>() });
     const cums = typeLists(q, x, 0).byThread.map((l) => cumulate(q, l, f.match, null));
-    const all = threadTimes(q, iv, cums, Uint8Array.from([1, 1]), 0, 100);
-    expect(all.map((r) => [r.thread, r.ms.lock, r.ms.park, r.blocked, r.matching])).toEqual([
+    const all = threadTimes(q, waits, cums, Uint8Array.from([1, 1]), 0, 100);
+    expect(all.map((r) => [r.thread, r.ms.monitor, r.ms.park, r.blocked, r.matching])).toEqual([
       [0, 15, 20, 35, 1],
       [1, 5, 0, 5, 1],
     ]);
     // A range cuts the waits at its edges; a dropped thread is left out.
-    const cut = threadTimes(q, iv, cums, Uint8Array.from([1, 0]), 8, 20);
-    expect(cut.map((r) => [r.thread, r.ms.lock, r.ms.park, r.matching])).toEqual([[0, 7, 8, 1]]);
+    const cut = threadTimes(q, waits, cums, Uint8Array.from([1, 0]), 8, 20);
+    expect(cut.map((r) => [r.thread, r.ms.monitor, r.ms.park, r.matching])).toEqual([[0, 7, 8, 1]]);
   });
 
   it('merges sorted lists into one, ties by index', () => {

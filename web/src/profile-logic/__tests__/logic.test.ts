@@ -6,7 +6,7 @@ import { eventsOf, eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, flagsOf } from '../filters';
 import { buildLanes, groupKey } from '../lanes';
 import { sandwich, topMethods } from '../methods';
-import { nextSpike, spikeRanges, spikes } from '../spikes';
+import { findSpikes, nextSpike } from '../spikes';
 import { subjectsInRange, subjectText } from '../subjects';
 import { cumulate, filterEvents, histogram, lowerBound, selectInRange, threadCounts, weightPerStack } from './reference';
 import { buildProfile } from './build';
@@ -243,7 +243,6 @@ describe('timeline', () => {
     const h = histogram(p, f.ofType, f.match, 0, 100, 10);
     expect(Array.from(h.matching).slice(0, 3)).toEqual([0, 1, 1]);
     expect(h.other.reduce((a, b) => a + b, 0)).toBe(5);
-    expect(spikes(h, 1)).toEqual([1, 2]);
   });
 
   it('indexes events per thread by time and builds lanes', () => {
@@ -281,16 +280,18 @@ describe('timeline', () => {
 });
 
 describe('spikes', () => {
-  const h = (matching: number[]) => ({ from: 0, to: matching.length * 10, matching: Float64Array.from(matching), other: new Float64Array(matching.length) });
-
-  it('turns runs of spike buckets into ranges, bridging a one-bucket gap, a bucket wider each side', () => {
-    //            0  1  2  3  4  5  6  7  8  9 10 11
-    const hist = h([1, 0, 9, 8, 0, 9, 1, 0, 0, 0, 9, 1]);
-    expect(spikeRanges(hist)).toEqual([
-      [10, 70],
-      [90, 120],
+  it('finds each burst above the calm level once, from where it rises to where it falls back', () => {
+    //                          0  1  2  3  4  5  6  7  8  9 10 11 12 13
+    const s = findSpikes(Float64Array.from([0, 0, 9, 8, 0, 9, 0, 0, 0, 0, 9, 9, 0, 0]), 0, 10, { smooth: 1, bridge: 1 });
+    // The one-bin dip at 4 is bridged; 10–11 is a second burst.
+    expect(s.ranges).toEqual([
+      [20, 60],
+      [100, 120],
     ]);
-    expect(spikeRanges(h([0, 0, 0]))).toEqual([]);
+    expect(s.baseline).toBe(0);
+    expect(findSpikes(new Float64Array(14), 0, 10).ranges).toEqual([]);
+    // A flat busy curve has no spike either.
+    expect(findSpikes(new Float64Array(14).fill(5), 0, 10).ranges).toEqual([]);
   });
 
   it('steps to the next and previous spike from the selection', () => {

@@ -1,0 +1,68 @@
+/**
+ * The activity histogram of the selected events, weighed three ways, and its spikes:
+ *   count     events starting in each bucket (samples; or the waits that began there)
+ *   duration  ms of matching waits inside each bucket (a thread's overlapping waits once)
+ *   threads   threads in a matching wait, on average over each bucket
+ * Count reads the running counts; duration and threads read each thread's track of matching
+ * waits, so every bucket costs threads × log n whatever the number of events.
+ */
+import type { Profile } from '../columns/profile';
+import { histogramOf, type Histogram } from './pixel-columns';
+import type { Cumulative } from './running-counts';
+import { findSpikes } from './spikes';
+import { threadsWaiting, trackOf, type Track } from './waits';
+
+export type ActivityWeight = 'count' | 'duration' | 'threads';
+
+export const ACTIVITY_LABEL: Record<ActivityWeight, string> = {
+  count: 'events per bucket',
+  duration: 'wait time per bucket',
+  threads: 'threads waiting',
+};
+
+/** Per thread row, the union of its matching waits (the matching events of `cums.byThread`). */
+export function matchTracks(profile: Profile, byThread: readonly Cumulative[]): Track[] {
+  // match is a running count: the event at position k matches when match[k + 1] > match[k].
+  return byThread.map(({ list, match }) => trackOf(profile, list, (_, k) => match[k + 1] > match[k]));
+}
+
+/** The histogram of [from, to) in `buckets` weighed by `weight`; `other` is only counted by count. */
+export function activity(
+  profile: Profile,
+  cums: readonly Cumulative[],
+  tracks: readonly Track[] | null,
+  keep: Uint8Array | null,
+  weight: ActivityWeight,
+  from: number,
+  to: number,
+  buckets: number,
+): Histogram {
+  if (weight === 'count' || !tracks) return histogramOf(profile, cums, from, to, buckets);
+  const matching = threadsWaiting(tracks, keep, from, to, buckets);
+  if (weight === 'duration') {
+    const w = (to - from) / buckets;
+    for (let i = 0; i < buckets; i++) matching[i] *= w;
+  }
+  return { from, to, matching, other: new Float64Array(buckets) };
+}
+
+/**
+ * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms
+ * to 1 s each): threads waiting for waits (smoothed over about 40 ms, dips under 50 ms bridged),
+ * events per bin for samples (over about 100 ms, dips under 200 ms bridged).
+ */
+export function activitySpikes(
+  profile: Profile,
+  cums: readonly Cumulative[],
+  tracks: readonly Track[] | null,
+  keep: Uint8Array | null,
+  weight: ActivityWeight,
+): [number, number][] {
+  const duration = Math.max(profile.info.durationMs, 1);
+  const w = Math.min(1000, Math.max(2, duration / 2000));
+  const bins = Math.max(1, Math.ceil(duration / w));
+  const byTime = weight !== 'count' && tracks !== null;
+  const h = activity(profile, cums, tracks, keep, byTime ? 'threads' : 'count', 0, bins * w, bins);
+  const odd = (ms: number) => 2 * Math.round(ms / w / 2) + 1;
+  return findSpikes(h.matching, 0, w, byTime ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
+}

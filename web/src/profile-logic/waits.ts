@@ -1,0 +1,251 @@
+/**
+ * What kind of wait each interval event is, and how many threads wait at each moment.
+ *
+ *   interval event ─ waitKindOf (type, subject class, stack) ─ monitor | wait | join | park |
+ *     idle | sleep | file | socket
+ *   a thread's waits of one kind ─ union of their spans (nested reads once) ─ prefix sums ─
+ *     time covered in any window by two binary searches (tracks)
+ *
+ * Threads waiting in a window = Σ over threads of the time their spans cover in it ÷ its width,
+ * so a curve of one value per pixel column costs threads × columns × log n, whatever the count
+ * of events.
+ */
+import type { IndexIntoEvents, Profile } from '../columns/profile';
+import { eventsOf, type ThreadIndex } from './event-index';
+import { KINDS } from './kinds';
+
+export const WAIT_KINDS = ['monitor', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
+export type WaitKind = (typeof WAIT_KINDS)[number];
+
+export interface WaitInfo {
+  /** Legend and column label. */
+  label: string;
+  /** What it covers, for headers' titles. */
+  title: string;
+  color: string;
+  /** Contention (threads held up by others) rather than idling until there is work. */
+  contention: boolean;
+}
+
+export const WAIT_INFO: Record<WaitKind, WaitInfo> = {
+  monitor: { label: 'Monitor', title: 'Blocked entering a monitor (synchronized) that another thread holds', color: '#d6336c', contention: true },
+  wait: { label: 'Object.wait', title: 'In Object.wait until notified: idle, not contention', color: '#f783ac', contention: false },
+  join: { label: 'Thread.join', title: 'In Thread.join, waiting for another thread to end', color: '#a61e4d', contention: false },
+  park: { label: 'Park (locks)', title: 'Parked on a java.util.concurrent lock, condition or future', color: '#7950f2', contention: true },
+  idle: { label: 'Park (pool idle)', title: 'A pool thread parked while waiting for work', color: '#b197fc', contention: false },
+  sleep: { label: 'Sleep', title: 'In Thread.sleep', color: '#868e96', contention: false },
+  file: { label: 'File I/O', title: 'In file reads and writes', color: '#2b8a3e', contention: true },
+  socket: { label: 'Socket I/O', title: 'In socket reads and writes', color: '#0c8599', contention: true },
+};
+
+/** Frames whose presence on a park's stack means a pool thread waiting for work. */
+const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|ScheduledThreadPoolExecutor\$DelayedWorkQueue\.take|SynchronousQueue\.(take|poll)|LinkedTransferQueue\.(take|poll))$/;
+/** Parked-on classes that only ever idle: a hand-off queue waiting for its other side. */
+const IDLE_CLASS = /^java\.util\.concurrent\.(SynchronousQueue\$|LinkedTransferQueue|ForkJoinPool)/;
+const JOIN_FRAME = /^java\.lang\.Thread\.join$/;
+
+/** Per stack row: 1 when the stack (or a caller) has a frame whose name matches `re`. */
+function stacksWith(profile: Profile, re: RegExp): Uint8Array {
+  const byName = new Int8Array(profile.strings.length).fill(-1);
+  const { frame, prefix, length } = profile.stacks;
+  const out = new Uint8Array(length);
+  for (let s = 0; s < length; s++) {
+    const n = profile.frames.name[frame[s]];
+    if (byName[n] < 0) byName[n] = re.test(profile.strings[n]) ? 1 : 0;
+    out[s] = byName[n] || (prefix[s] >= 0 ? out[prefix[s]] : 0);
+  }
+  return out;
+}
+
+/**
+ * Per event: 1 + index into WAIT_KINDS, or 0 for events that are not waits (samples, allocations…).
+ * One pass; subject classes and stacks are classified once each.
+ */
+export function waitKinds(profile: Profile): Uint8Array {
+  const e = profile.events;
+  const out = new Uint8Array(e.length);
+  const byType = profile.eventTypes.map((t): WaitKind | 'split' | null => {
+    switch (t.kind) {
+      case 'lock':
+        return 'monitor';
+      case 'wait':
+      case 'park':
+        return 'split';
+      case 'sleep':
+        return 'sleep';
+      case 'io':
+        return /Socket/.test(t.name) ? 'socket' : 'file';
+      default:
+        return KINDS[t.kind].interval ? 'monitor' : null;
+    }
+  });
+  const code = (k: WaitKind) => WAIT_KINDS.indexOf(k) + 1;
+  let idleStack: Uint8Array | null = null;
+  let joinStack: Uint8Array | null = null;
+  const idleClass = new Map<number, boolean>();
+  for (let i = 0; i < e.length; i++) {
+    const k = byType[e.type[i]];
+    if (k === null || k === undefined) continue;
+    if (k !== 'split') {
+      out[i] = code(k);
+      continue;
+    }
+    const s = e.stack[i];
+    const subj = e.subject[i];
+    if (profile.eventTypes[e.type[i]].kind === 'wait') {
+      joinStack ??= stacksWith(profile, JOIN_FRAME);
+      const onThread = subj >= 0 && profile.strings[subj] === 'java.lang.Thread';
+      out[i] = code(onThread || (s >= 0 && joinStack[s]) ? 'join' : 'wait');
+      continue;
+    }
+    idleStack ??= stacksWith(profile, IDLE_FRAME);
+    let cls = false;
+    if (subj >= 0) {
+      const known = idleClass.get(subj);
+      cls = known ?? IDLE_CLASS.test(profile.strings[subj]);
+      if (known === undefined) idleClass.set(subj, cls);
+    }
+    out[i] = code(cls || (s >= 0 && idleStack[s]) ? 'idle' : 'park');
+  }
+  return out;
+}
+
+export function waitKindOf(kinds: Uint8Array, i: IndexIntoEvents): WaitKind | null {
+  return kinds[i] ? WAIT_KINDS[kinds[i] - 1] : null;
+}
+
+/**
+ * One thread's waits as disjoint spans in time order, with prefix sums of their lengths:
+ * covered time in any window is two binary searches.
+ */
+export interface Track {
+  start: Float64Array;
+  end: Float64Array;
+  /** cum[k]: total length of spans before k; length spans + 1. */
+  cum: Float64Array;
+}
+
+const EMPTY_TRACK: Track = { start: new Float64Array(0), end: new Float64Array(0), cum: new Float64Array(1) };
+
+/** The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event, position). */
+export function trackOf(profile: Profile, list: Int32Array, keep: (i: number, k: number) => boolean): Track {
+  const { start, duration } = profile.events;
+  const s: number[] = [];
+  const en: number[] = [];
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k];
+    const d = duration[i];
+    if (!(d > 0) || !keep(i, k)) continue;
+    const a = start[i];
+    const b = a + d;
+    const last = en.length - 1;
+    if (last >= 0 && a <= en[last]) {
+      if (b > en[last]) en[last] = b;
+    } else {
+      s.push(a);
+      en.push(b);
+    }
+  }
+  if (s.length === 0) return EMPTY_TRACK;
+  const cum = new Float64Array(s.length + 1);
+  for (let k = 0; k < s.length; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
+  return { start: Float64Array.from(s), end: Float64Array.from(en), cum };
+}
+
+/** Time the track covers within [a, b), ms. */
+export function covered(track: Track, a: number, b: number): number {
+  const { start, end, cum } = track;
+  const n = start.length;
+  if (n === 0 || !(b > a)) return 0;
+  // First span ending after a; first span starting at or after b.
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (end[m] <= a) lo = m + 1;
+    else hi = m;
+  }
+  const i = lo;
+  hi = n;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (start[m] < b) lo = m + 1;
+    else hi = m;
+  }
+  const j = lo;
+  if (j <= i) return 0;
+  let t = cum[j] - cum[i];
+  if (start[i] < a) t -= a - start[i];
+  if (end[j - 1] > b) t -= end[j - 1] - b;
+  return Math.max(0, t);
+}
+
+/** Per wait kind, per thread row: the track of all its waits of that kind (filters aside). */
+export type WaitTracks = Record<WaitKind, Track[]>;
+
+/** The tracks of every wait kind, from the index's per-thread lists of the interval types. */
+export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Array): WaitTracks {
+  const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
+  const out = Object.fromEntries(WAIT_KINDS.map((k) => [k, [] as Track[]])) as unknown as WaitTracks;
+  const perKind = new Map<number, Int32Array[]>();
+  for (let t = 0; t < profile.threads.length; t++) {
+    perKind.clear();
+    for (const ty of ivTypes) {
+      const l = eventsOf(index, ty, t);
+      if (l.length === 0) continue;
+      // A type's events can be of several wait kinds (parks: locks or idle), each on its own track.
+      const seen = new Set<number>();
+      for (let k = 0; k < l.length; k++) seen.add(kinds[l[k]]);
+      for (const code of seen) {
+        if (code === 0) continue;
+        const lists = perKind.get(code) ?? [];
+        lists.push(l);
+        perKind.set(code, lists);
+      }
+    }
+    WAIT_KINDS.forEach((k, c) => {
+      const lists = perKind.get(c + 1);
+      if (!lists) {
+        out[k].push(EMPTY_TRACK);
+        return;
+      }
+      // Lists of different types overlap in time: merge them by start before the union.
+      const merged = lists.length === 1 ? lists[0] : mergeSorted(profile, lists);
+      out[k].push(trackOf(profile, merged, (i) => kinds[i] === c + 1));
+    });
+  }
+  return out;
+}
+
+function mergeSorted(profile: Profile, lists: Int32Array[]): Int32Array {
+  const all = new Int32Array(lists.reduce((a, l) => a + l.length, 0));
+  let o = 0;
+  for (const l of lists) {
+    all.set(l, o);
+    o += l.length;
+  }
+  const start = profile.events.start;
+  return all.sort((a, b) => start[a] - start[b] || a - b);
+}
+
+/**
+ * Average number of the tracks' threads waiting in each of `columns` equal windows of
+ * [from, to) (`keep[t]` 1 for the threads counted; null counts all).
+ */
+export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null, from: number, to: number, columns: number): Float64Array {
+  const out = new Float64Array(columns);
+  const w = (to - from) / columns;
+  if (!(w > 0)) return out;
+  for (let t = 0; t < tracks.length; t++) {
+    const tr = tracks[t];
+    if (tr.start.length === 0 || (keep && !keep[t])) continue;
+    // Only the columns the thread's spans can touch.
+    const first = Math.max(0, Math.floor((tr.start[0] - from) / w));
+    const last = Math.min(columns - 1, Math.floor((tr.end[tr.end.length - 1] - from) / w));
+    for (let c = first; c <= last; c++) {
+      const a = from + c * w;
+      out[c] += covered(tr, a, a + w) / w;
+    }
+  }
+  return out;
+}
