@@ -98,11 +98,40 @@ fn load(path: &str, opts: &Options) -> io::Result<Recording> {
     load_with(path, opts, |_, _, _, _| {})
 }
 
+/// How far gzip input may inflate: at most this many times the compressed bytes read so far
+/// (plus [`INFLATE_SLACK`]). JFR recordings compress 5 to 20 times; deflate can reach about
+/// 1,000, which is how a small file that claims a huge chunk would fill memory.
+const MAX_INFLATE_RATIO: u64 = 128;
+const INFLATE_SLACK: u64 = 64 << 20;
+/// Bytes read at a time while a chunk's bytes arrive, so the inflation cap is checked as they do.
+const STEP: usize = 8 << 20;
+
+/// A reader that counts the bytes it hands on (the compressed bytes of a gzip file).
+struct Counted<R> {
+    inner: R,
+    n: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.n.set(self.n.get() + k as u64);
+        Ok(k)
+    }
+}
+
 /// [`load`], also handing each chunk's bytes to `each(bytes, header, index, rec)`.
+///
+/// Memory holds the bytes the file really has: a chunk is read as its bytes arrive (never
+/// allocated at the size its header claims), and gzip input that inflates past
+/// [`MAX_INFLATE_RATIO`] times its compressed size is refused with both sizes named.
 fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeader, usize, &mut Recording)) -> io::Result<Recording> {
     let f = std::fs::File::open(path)?;
-    let mut src: Box<dyn Read> = if path.ends_with(".gz") {
-        Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(io::BufReader::new(f))))
+    let compressed = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let gz = path.ends_with(".gz");
+    let mut src: Box<dyn Read> = if gz {
+        let counted = Counted { inner: io::BufReader::new(f), n: compressed.clone() };
+        Box::new(io::BufReader::new(flate2::read::MultiGzDecoder::new(counted)))
     } else {
         Box::new(io::BufReader::with_capacity(1 << 20, f))
     };
@@ -123,13 +152,27 @@ fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeade
                 break;
             }
         };
-        let want = header.size as usize;
-        let rest = want.saturating_sub(buf.len());
-        read_up_to(&mut src, &mut buf, rest)?;
+        let want = usize::try_from(header.size).unwrap_or(usize::MAX);
+        loop {
+            let rest = want.saturating_sub(buf.len()).min(STEP);
+            if rest == 0 || read_up_to(&mut src, &mut buf, rest)? < rest {
+                break;
+            }
+            let inflated = offset + buf.len() as u64;
+            let cap = compressed.get().saturating_mul(MAX_INFLATE_RATIO).saturating_add(INFLATE_SLACK);
+            if gz && inflated > cap && buf.len() < want {
+                return Err(io::Error::other(format!(
+                    "gzip input inflates past {MAX_INFLATE_RATIO} times its size ({inflated} bytes from {} compressed) while \
+                     reading chunk {index}, whose header claims {} bytes; refused (gunzip the file to read it anyway)",
+                    compressed.get(),
+                    header.size
+                )));
+            }
+        }
         let complete = buf.len() == want;
         if !complete {
             let e = jfrscope_parser::Error::new(
-                jfrscope_parser::ErrorKind::Truncated { expected: want as u64, available: buf.len() as u64 },
+                jfrscope_parser::ErrorKind::Truncated { expected: header.size, available: buf.len() as u64 },
                 offset + 8,
             );
             rec.errors.push(e.in_chunk(index));

@@ -130,3 +130,33 @@ fn collapse_counts_a_type_across_chunks_that_number_it_differently() {
         assert_eq!(total(&stdout(&collapsed)), counted, "{ty}");
     }
 }
+
+/// A small .jfr.gz whose chunk header claims 5 GiB and whose body inflates to 256 MiB of zeros:
+/// refused once it inflates past the cap, with the real sizes named, not read to the end.
+#[test]
+fn gzip_that_inflates_far_past_its_size_is_refused_with_the_sizes() {
+    use flate2::{write::GzEncoder, Compression};
+    use std::io::Write;
+    let mut header = b"FLR\0\0\x02\0\x01".to_vec();
+    for v in [5i64 << 30, 68, 68, 0, 0, 0, 1_000_000_000] {
+        header.extend_from_slice(&v.to_be_bytes());
+    }
+    header.extend_from_slice(&[0, 0, 0, 1]);
+    let bomb = std::env::temp_dir().join(format!("jfrscope-cli-bomb-{}.jfr.gz", std::process::id()));
+    let mut gz = GzEncoder::new(std::fs::File::create(&bomb).unwrap(), Compression::fast());
+    gz.write_all(&header).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..256 {
+        gz.write_all(&zeros).unwrap();
+    }
+    gz.finish().unwrap();
+    let compressed = std::fs::metadata(&bomb).unwrap().len();
+    let o = run(&["summary", bomb.to_str().unwrap()]);
+    std::fs::remove_file(&bomb).unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("gzip input inflates past 128 times its size"), "{err}");
+    assert!(err.contains(&format!("claims {} bytes", 5u64 << 30)), "{err}");
+    assert!(err.contains(" compressed)"), "{err}");
+    assert!(compressed < 2 << 20, "{compressed}");
+}

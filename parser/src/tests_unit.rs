@@ -192,3 +192,19 @@ fn chunks_that_number_types_differently_give_every_event_of_each_type() {
         assert_eq!(lines(&rec, "jdk.ActiveSetting"), want_settings);
     }
 }
+
+#[test]
+fn a_header_that_claims_more_than_the_file_holds_is_truncated_not_allocated() {
+    let mut c = chunk(&[metadata(&basic_classes()), checkpoint(&basic_pools()), event(20, &sample(1, 1, 1))], 0, Some(1), 0);
+    // The chunk size (bytes 8..16) claims 5 GiB.
+    c[8..16].copy_from_slice(&(5u64 << 30).to_be_bytes());
+    let rec = parse(&c, &Options::default());
+    assert_eq!(rec.errors[0].kind(), &ErrorKind::Truncated { expected: 5 << 30, available: c.len() as u64 });
+    assert_eq!(rec.errors[0].offset(), 8);
+    assert_eq!(rec.events.len(), 1, "what the file holds is read");
+    // A size field past i64::MAX is no size at all.
+    c[8..16].copy_from_slice(&u64::MAX.to_be_bytes());
+    let rec = parse(&c, &Options::default());
+    assert!(rec.events.is_empty());
+    assert!(matches!(rec.errors[0].kind(), ErrorKind::OutOfBounds { what: "chunk size", .. }), "{:?}", rec.errors);
+}
