@@ -16,12 +16,11 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-/// A multi-chunk recording with stacks: a committed fixture, else one from the corpus.
-fn recording() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
-    [root.join("fixtures/jdk17-multichunk.jfr"), root.join("../shared/corpus/jfrs/profiler-multichunk.jfr")]
-        .into_iter()
-        .find(|p| p.exists())
+/// A multi-chunk recording with stacks: a committed fixture (missing is a failure).
+fn recording() -> PathBuf {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/jdk17-multichunk.jfr");
+    assert!(f.exists(), "{} is missing: run fixtures/generate.sh", f.display());
+    f
 }
 
 fn total(collapsed: &str) -> u64 {
@@ -30,7 +29,7 @@ fn total(collapsed: &str) -> u64 {
 
 #[test]
 fn summary_prints_type_tab_count_and_nothing_else() {
-    let Some(f) = recording() else { return eprintln!("notice: no recording to test with") };
+    let f = recording();
     let o = run(&["summary", f.to_str().unwrap()]);
     assert!(o.status.success());
     assert!(o.stderr.is_empty(), "stderr stays quiet without --long");
@@ -47,7 +46,7 @@ fn summary_prints_type_tab_count_and_nothing_else() {
 
 #[test]
 fn include_and_exclude_partition_the_samples() {
-    let Some(f) = recording() else { return };
+    let f = recording();
     let f = f.to_str().unwrap();
     let all = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample"]));
     let inc = stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--include", "^java\\.lang\\.Thread\\.run$"]));
@@ -62,7 +61,7 @@ fn include_and_exclude_partition_the_samples() {
 
 #[test]
 fn time_ranges_partition_the_samples() {
-    let Some(f) = recording() else { return };
+    let f = recording();
     let f = f.to_str().unwrap();
     let all = total(&stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample"])));
     let a = total(&stdout(&run(&["collapse", f, "--event", "jdk.ExecutionSample", "--to", "2.5"])));
@@ -75,7 +74,7 @@ fn time_ranges_partition_the_samples() {
 
 #[test]
 fn gzip_reads_the_same() {
-    let Some(f) = recording() else { return };
+    let f = recording();
     let gz = std::env::temp_dir().join("jfrscope-cli-test.jfr.gz");
     let st = Command::new("sh").arg("-c").arg(format!("gzip -c '{}' > '{}'", f.display(), gz.display())).status().unwrap();
     assert!(st.success());
@@ -86,7 +85,7 @@ fn gzip_reads_the_same() {
 
 #[test]
 fn truncated_file_fails_with_where_and_partial_keeps_what_was_read() {
-    let Some(f) = recording() else { return };
+    let f = recording();
     let data = std::fs::read(&f).unwrap();
     let cut = std::env::temp_dir().join("jfrscope-cli-truncated.jfr");
     std::fs::write(&cut, &data[..data.len() * 2 / 3]).unwrap();
