@@ -363,8 +363,8 @@ def main():
                     trailer = bytes([0]) + struct.pack('<I', offsets[i])
                     open(os.path.join(dev, f'{name}-e{i}'), 'wb').write(data + trailer)
     # A few files of two and three chunks, for chunks_agree (and decode_event in chunk 1).
-    # (Three types per chunk, so that three chunks stay under the fuzzers' 32 KB.)
-    multi = [cut(c, picks['first'], 3) for c in chunks(open(os.path.join(ROOT, 'fixtures', 'jdk17-multichunk.jfr'), 'rb').read())]
+    # (Two types per chunk: three chunks stay under chunks_agree's 8 KB.)
+    multi = [cut(c, picks['first'], 2) for c in chunks(open(os.path.join(ROOT, 'fixtures', 'jdk17-multichunk.jfr'), 'rb').read())]
     small = [made[n] for n in sorted(made, key=lambda n: len(made[n][0]))[:2]]
     for name, parts in [('multichunk-3', multi), ('mixed-2', small)]:
         data = b''.join(p[0] for p in parts)

@@ -54,7 +54,8 @@ for t in "${targets[@]}"; do
   if ((rc != 0)); then
     failed=1
     grep -E 'panicked|ERROR: libFuzzer|SUMMARY|Test unit written|Base64' "$log" | head -8
-    echo "fuzz: $t FAILED after ${runs:-?} runs (log: $log)"
+    rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1)
+    echo "fuzz: $t FAILED after ${runs:-?} runs (${rate:-exec/s: ?}; log: $log)"
   else
     echo "fuzz: $t ${runs:-?} runs in ${secs:-?} s, $(( ${runs:-0} / (${secs:-1} > 0 ? ${secs:-1} : 1) )) exec/s, no crash"
   fi
