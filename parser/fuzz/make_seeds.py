@@ -6,7 +6,7 @@ still hold real metadata, constant pools and events of each kind.
 
 For each chunk of fixtures/*.jfr it keeps a handful of events (the first, or a later one, of
 the types with stacks, then the most frequent), re-encodes them with arrays cut to a few elements (stack traces of
-at most 6 frames), keeps only the pool entries those events reach (transitively), only the
+at most 4 frames), keeps only the pool entries those events reach (transitively), only the
 classes those need (plus jdk.jfr.Label, with no other annotation or setting), and writes:
 
     header(68) | metadata | events... | checkpoint A | checkpoint B (delta → A)

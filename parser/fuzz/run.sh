@@ -14,7 +14,7 @@
 #
 # No sanitizer: the parser forbids unsafe code, so AddressSanitizer would find nothing the
 # bounds checks do not, at a third of the speed; debug assertions stay on (-a), so integer
-# overflow panics. Inputs are capped at 16 KB (the largest seed is 11 KB): a chunk shows every
+# overflow panics. Inputs are capped at 16 KB (the largest seed is 10 KB): a chunk shows every
 # structure; whole recordings made the targets a hundred times slower.
 set -uo pipefail
 cd "$(dirname "$0")"
