@@ -6,24 +6,41 @@
  *
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
+import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 import { hasInstances } from './kinds';
 import type { Cumulative } from './running-counts';
 
-export type RegexResult = { ok: true; re: RegExp | null } | { ok: false; error: string };
+/** What a compiled filter answers: whether a name matches (anywhere in it, as RegExp.test). */
+export interface Matcher {
+  test(s: string): boolean;
+}
 
-/** An empty text means "no filter"; an invalid one is reported, never thrown. */
+export type RegexResult = { ok: true; re: Matcher | null } | { ok: false; error: string };
+
+/**
+ * An empty text means "no filter"; an invalid one is reported, never thrown. Filters come from
+ * links as well as the keyboard, so they run on RE2 (re2js): time linear in the name whatever
+ * the pattern (`(\w+\.?)+$` cannot freeze the tab as it does with RegExp), at the price of
+ * backreferences and lookaround, which RE2 refuses and the message says so.
+ */
 export function compileRegex(text: string): RegexResult {
   if (text.trim() === '') return { ok: true, re: null };
   try {
-    return { ok: true, re: new RegExp(text) };
+    const re = RE2JS.compile(text);
+    return { ok: true, re: { test: (s) => re.test(s) } };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    const why = e instanceof Error ? e.message : String(e);
+    const unsupported = /\\[1-9]|\(\?<?[=!]/.test(text);
+    return {
+      ok: false,
+      error: unsupported ? `Backreferences and lookaround are not supported (filters use linear-time RE2): ${why}` : why,
+    };
   }
 }
 
 /** For each distinct frame name (string index), whether `re` matches it. */
-function nameMatches(profile: Profile, re: RegExp): Uint8Array {
+function nameMatches(profile: Profile, re: Matcher): Uint8Array {
   const out = new Uint8Array(profile.strings.length);
   const seen = new Uint8Array(profile.strings.length);
   const names = profile.frames.name;
@@ -38,7 +55,7 @@ function nameMatches(profile: Profile, re: RegExp): Uint8Array {
 }
 
 /** For each stack row, whether it or one of its callers has a frame matching `re`. */
-export function stacksMatching(profile: Profile, re: RegExp): Uint8Array {
+export function stacksMatching(profile: Profile, re: Matcher): Uint8Array {
   const byName = nameMatches(profile, re);
   const { frame, prefix, length } = profile.stacks;
   const fname = profile.frames.name;
@@ -51,7 +68,7 @@ export function stacksMatching(profile: Profile, re: RegExp): Uint8Array {
 }
 
 /** For each thread row, whether its name matches `re` (all when `re` is null). */
-export function threadsMatching(profile: Profile, re: RegExp | null, hidden: ReadonlySet<string>): Uint8Array {
+export function threadsMatching(profile: Profile, re: Matcher | null, hidden: ReadonlySet<string>): Uint8Array {
   const out = new Uint8Array(profile.threads.length);
   for (let t = 0; t < profile.threads.length; t++) {
     const name = profile.strings[profile.threads.name[t]];
@@ -67,9 +84,9 @@ export function instanceText(cls: string, address: number): string {
 
 export interface FilterSpec {
   type: IndexIntoEventTypes;
-  thread: RegExp | null;
-  stack: RegExp | null;
-  exclude: RegExp | null;
+  thread: Matcher | null;
+  stack: Matcher | null;
+  exclude: Matcher | null;
   /** Thread state name to keep, or '' for all. */
   state: string;
   hiddenThreads: ReadonlySet<string>;
@@ -77,7 +94,7 @@ export interface FilterSpec {
    * Keep events whose subject matches: the monitor class, path, host or allocated class, and for
    * lock waits and parks the instance too ("java.lang.Object @ 0x1a2b3c40", subjects.ts).
    */
-  subject?: RegExp | null;
+  subject?: Matcher | null;
 }
 
 export interface Filtered {
@@ -112,7 +129,7 @@ export interface EventTest {
   subjectOk: Uint8Array | null;
   /** The same per (class, address), for lock waits and parks. */
   instanceOk: Map<number, Map<number, boolean>> | null;
-  subject: RegExp | null;
+  subject: Matcher | null;
   profile: Profile;
 }
 
