@@ -30,11 +30,13 @@ export function compileRegex(text: string): RegexResult {
     const re = RE2JS.compile(text);
     return { ok: true, re: { test: (s) => re.test(s) } };
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = (e instanceof Error ? e.message : String(e)).replace(/^error parsing regexp: /, '');
     const unsupported = /\\[1-9]|\(\?<?[=!]/.test(text);
     return {
       ok: false,
-      error: unsupported ? `Backreferences and lookaround are not supported (filters use linear-time RE2): ${why}` : why,
+      error: unsupported
+        ? `Backreferences and lookaround are not supported (filters run on RE2, in time linear in the name): ${why}`
+        : `Invalid regular expression: ${why}`,
     };
   }
 }
