@@ -3,11 +3,13 @@
  * the timeline, and the views of the selection. It wires the store to the components: state
  * goes down as values, the components' intents come back as actions.
  */
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields } from '../engine';
-import { formatClock, formatCount, formatWeight } from '../profile-logic/format';
+import { formatCount, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
 import { nextSpike } from '../profile-logic/spikes';
+import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
+import { Segmented } from '../components/Tables';
 import { useComparison, useDerived, useSubjects, useThreadTimes } from '../selectors/derive';
 import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
@@ -69,18 +71,16 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const selected = d.selectedCount;
   const noun = nounOf(profile, d.typeIndex);
   const notDecoded = type?.deferred ? loaded.failed?.[type.name] : undefined;
+  const clockStart = state.clock ? profile.info.startMs : null;
   const status = type?.deferred
     ? notDecoded
       ? `${formatCount(type.count)} ${noun}, not decoded: more than this page can hold`
       : `Decoding ${formatCount(type.count)} ${noun}…`
     : type
-    ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} selected` +
-      ` · ${WEIGHT_LABEL[d.weightMode]}${formatWeight(d.totalWeight, d.weightMode)}` +
-      (deferred.range
-        ? deferred.clock
-          ? ` · range ${formatClock(profile.info.startMs + deferred.range[0], 10)}–${formatClock(profile.info.startMs + deferred.range[1], 10)} UTC`
-          : ` · range ${(deferred.range[0] / 1000).toFixed(2)}–${(deferred.range[1] / 1000).toFixed(2)} s`
-        : '')
+    ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} ${d.tracks && deferred.range ? 'in the range' : 'selected'}` +
+      ` · ${WEIGHT_LABEL[d.weightMode]}${d.tracks && deferred.range ? 'inside it ' : ''}${formatWeight(d.totalWeight, d.weightMode)}` +
+      (d.waitingInRange !== null && deferred.range ? ` · ${d.waitingInRange.toFixed(1)} threads waiting on average` : '') +
+      (deferred.range ? ` · range ${formatRange(deferred.range, deferred.clock ? profile.info.startMs : null)}${deferred.clock ? ' UTC' : ' s'}` : '')
     : 'This recording has no events with stacks.';
   const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
@@ -111,7 +111,9 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ['recording', 'Recording'],
   ];
   const gcCount = d.gc.length;
-  const kindsPresent = useMemo(() => [...new Set(d.intervals.types.map((t) => profile.eventTypes[t].kind))].sort(), [d.intervals, profile]);
+  const kindsPresent = useMemo(() => WAIT_KINDS.filter((k) => d.waits[k].some((tr) => tr.start.length > 0)), [d.waits]);
+  const toggleLayer = (layer: string) =>
+    set({ hiddenLayers: state.hiddenLayers.includes(layer) ? state.hiddenLayers.filter((l) => l !== layer) : [...state.hiddenLayers, layer] });
   return (
     <main className="workspace">
       <section className="filters" aria-label="Filters">
@@ -191,6 +193,19 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </button>
             </>
           )}
+          <RangeInput range={state.range} clock={clockStart} onRange={(range) => set({ range })} />
+          {d.tracks && (
+            <Segmented
+              label="Activity"
+              value={d.activityWeight}
+              options={[
+                ['count', 'Events'],
+                ['duration', 'Wait time'],
+                ['threads', 'Threads waiting'],
+              ]}
+              onChange={(activity) => set({ activity })}
+            />
+          )}
           {d.spikes.length > 0 && (
             <span className="spike-nav" title="Spikes of matching events: select the previous or next one (also [ and ] on the timeline)">
               <button type="button" aria-label="Previous spike" onClick={() => goSpike(-1)}>
@@ -225,11 +240,16 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </>
             )}
             <i style={{ background: THEME.other }} /> filtered out
-            {kindsPresent.map((k) => (
-              <span key={k} className="legend-bar">
-                <i style={{ background: KINDS[k].color }} /> {KINDS[k].label}
-              </span>
-            ))}
+            <span className="layers" role="group" aria-label="Layers">
+              <button type="button" className="layer" aria-pressed={!state.hiddenLayers.includes('samples')} title="Show or hide the selected events' ticks on the lanes" onClick={() => toggleLayer('samples')}>
+                <i style={{ background: KINDS[type?.kind ?? 'cpu'].color }} /> {noun}
+              </button>
+              {kindsPresent.map((k) => (
+                <button key={k} type="button" className="layer" aria-pressed={!state.hiddenLayers.includes(k)} title={`${WAIT_INFO[k].title}: show or hide on the lanes and in the strip of threads waiting`} onClick={() => toggleLayer(k)}>
+                  <i style={{ background: WAIT_INFO[k].color }} /> {WAIT_INFO[k].label}
+                </button>
+              ))}
+            </span>
             {gcCount > 0 && (
               <>
                 <i style={{ background: THEME.gcMark }} /> GC
@@ -255,6 +275,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         viewport={state.viewport}
         baseline={state.baseline}
         clock={state.clock}
+        hiddenLayers={state.hiddenLayers}
         selectedEvent={selectedEvent}
         onSelectEvent={setSelectedEvent}
         onSelectRange={(range) => set({ range })}
@@ -328,5 +349,43 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         )}
       </div>
     </main>
+  );
+}
+
+/** The selected range as text, and a typed range (seconds from the start, or clock times) read on Enter. */
+function RangeInput({ range, clock, onRange }: { range: [number, number] | null; clock: number | null; onRange: (r: [number, number] | null) => void }) {
+  const shown = range ? formatRange(range, clock) : '';
+  const [text, setText] = useState(shown);
+  const [bad, setBad] = useState(false);
+  // The selection changed elsewhere (a drag, a spike): show it.
+  useEffect(() => {
+    setText(shown);
+    setBad(false);
+  }, [shown]);
+  const apply = () => {
+    if (text.trim() === '') return onRange(null);
+    const r = parseRange(text, clock);
+    setBad(r === null);
+    if (r) onRange(r);
+  };
+  return (
+    <label className={`field inline${bad ? ' invalid' : ''}`} title={clock === null ? 'Seconds from the start, e.g. 4.2-4.9; Enter selects' : 'Clock times (UTC), e.g. 14:03:20.5-14:03:21, or seconds from the start; Enter selects'}>
+      <span>Range</span>
+      <input
+        type="text"
+        aria-label="Selected range"
+        aria-invalid={bad}
+        placeholder={clock === null ? 'e.g. 4.2-4.9 s' : 'e.g. 14:03:20-14:03:21'}
+        value={text}
+        size={clock === null ? 12 : 22}
+        spellCheck={false}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+          if (e.key === 'Escape') setText(shown);
+        }}
+        onBlur={() => setText(shown)}
+      />
+    </label>
   );
 }

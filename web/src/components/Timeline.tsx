@@ -22,11 +22,12 @@ import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
 import { formatCount, formatMs, formatTime } from '../profile-logic/format';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
-import { histogramOf } from '../profile-logic/pixel-columns';
 import { subjectText } from '../profile-logic/subjects';
 import type { Derived } from '../selectors/derive';
-import { drawHead, drawLanes } from './timeline/draw';
-import { AXIS_H, HIST_H, LABEL_W, LANE_H, context, useSize } from './timeline/geometry';
+import { drawHead, drawLanes, type Waiting } from './timeline/draw';
+import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
+import { threadsWaiting, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
+import { AXIS_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, context, useSize } from './timeline/geometry';
 import { eventAt as hitTest } from './timeline/hit';
 
 interface Props {
@@ -37,6 +38,8 @@ interface Props {
   baseline: [number, number] | null;
   /** Times read as the clock (UTC). */
   clock: boolean;
+  /** Layers turned off: 'samples' and wait kinds. */
+  hiddenLayers: string[];
   selectedEvent: number | null;
   onSelectEvent: (i: number | null) => void;
   onSelectRange: (range: [number, number] | null) => void;
@@ -60,7 +63,7 @@ interface Drag {
   vp0: [number, number];
 }
 
-export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, onStepSpike }: Props) {
+export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, onStepSpike }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLCanvasElement>(null);
   const body = useRef<HTMLCanvasElement>(null);
@@ -81,7 +84,22 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const typeKind = profile.eventTypes[derived.typeIndex]?.kind ?? 'cpu';
   const hasStates = derived.states.length > 1;
   const buckets = Math.max(10, Math.floor(plotW / 3));
-  const hist = useMemo(() => histogramOf(profile, derived.cums.parts, vp[0], vp[1], buckets), [profile, derived.cums, vp, buckets]);
+  const hist = useMemo(
+    () => activity(profile, derived.cums.parts, derived.tracks, derived.filtered.threads, derived.activityWeight, vp[0], vp[1], buckets),
+    [profile, derived, vp, buckets],
+  );
+  const hiddenKey = hiddenLayers.join(',');
+  const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split(',') : []), [hiddenKey]);
+  // Threads waiting per kind of wait, for the kept threads, one value per two pixels.
+  const waiting = useMemo(() => {
+    const out: Waiting = {};
+    const cols = Math.max(1, Math.floor(plotW / 2));
+    for (const k of WAIT_KINDS) {
+      if (hidden.has(k) || !derived.waits[k].some((tr) => tr.start.length > 0)) continue;
+      out[k] = threadsWaiting(derived.waits[k], derived.filtered.threads, vp[0], vp[1], cols);
+    }
+    return out;
+  }, [derived, vp, plotW, hidden]);
   const histSummary = useMemo(() => {
     let m = 0;
     let o = 0;
@@ -93,10 +111,10 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     }
     const w = (vp[1] - vp[0]) / hist.matching.length;
     return (
-      `Activity from ${formatTime(vp[0], clock)} to ${formatTime(vp[1], clock)}: ${formatCount(m)} matching, ${formatCount(o)} other` +
+      `Activity (${ACTIVITY_LABEL[derived.activityWeight]}) from ${formatTime(vp[0], clock)} to ${formatTime(vp[1], clock)}: ${derived.activityWeight === 'count' ? `${formatCount(m)} matching, ${formatCount(o)} other` : derived.activityWeight === 'threads' ? `up to ${Math.max(...hist.matching).toFixed(1)} threads waiting` : `${formatMs(m)} of matching waits`}` +
       (m > 0 ? `; most matching around ${formatTime(vp[0] + (peak + 0.5) * w, clock, w)}` : '')
     );
-  }, [hist, vp, clock]);
+  }, [hist, vp, clock, derived.activityWeight]);
   const gcEvents = derived.gc;
   const selectionTimes = useMemo<[number, number] | null>(
     () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : range),
@@ -107,9 +125,9 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   useEffect(() => {
     const c = head.current;
     if (!c) return;
-    const g = context(c, width, HIST_H + AXIS_H);
-    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, baseline, zoomed: viewport !== null });
-  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex]);
+    const g = context(c, width, HEAD_H);
+    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null });
+  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
 
   // Per-frame column buffers, reused across frames.
   const pool = useRef<PixelCounts[]>([]);
@@ -140,10 +158,12 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         intervals: derived.intervals,
         hasStates,
         selectedEvent,
+        kinds: derived.kinds,
+        hidden,
       },
       pool.current,
     );
-  }, [profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents]);
+  }, [profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
@@ -206,12 +226,33 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const n = hist.matching.length;
       const b = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
       const w = (vp[1] - vp[0]) / n;
+      const m = hist.matching[b];
       return [
         `${formatTime(vp[0] + b * w, clock, w)} – ${formatTime(vp[0] + (b + 1) * w, clock, w)}`,
-        `${formatCount(hist.matching[b])} matching, ${formatCount(hist.other[b])} other`,
+        derived.activityWeight === 'count'
+          ? `${formatCount(m)} matching, ${formatCount(hist.other[b])} other`
+          : derived.activityWeight === 'threads'
+            ? `${m.toFixed(1)} threads in a matching wait, on average`
+            : `${formatMs(m)} of matching waits`,
       ];
     },
-    [hist, plotW, vp, clock],
+    [hist, plotW, vp, clock, derived.activityWeight],
+  );
+
+  /** The strip of threads waiting: each shown kind's average over the column under x. */
+  const describeWaiting = useCallback(
+    (x: number): string[] => {
+      const kinds = WAIT_KINDS.filter((k) => waiting[k]);
+      if (!kinds.length) return ['No waits shown (see the legend to show them)'];
+      const n = waiting[kinds[0]]!.length;
+      const c = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
+      const w = (vp[1] - vp[0]) / n;
+      const lines = [`Threads waiting ${formatTime(vp[0] + c * w, clock, w)} – ${formatTime(vp[0] + (c + 1) * w, clock, w)}`];
+      for (const k of kinds) if (waiting[k]![c] > 0.005) lines.push(`${WAIT_INFO[k].label}: ${waiting[k]![c].toFixed(1)}`);
+      if (lines.length === 1) lines.push('none');
+      return lines;
+    },
+    [waiting, plotW, vp, clock],
   );
 
   const onDown = (ev: React.PointerEvent, onAxis: boolean) => {
@@ -261,6 +302,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       }
     } else if (y < HIST_H) {
       setHover({ x: ev.clientX, y: ev.clientY, lines: describeBucket(x) });
+    } else if (y < AXIS_TOP) {
+      setHover({ x: ev.clientX, y: ev.clientY, lines: describeWaiting(x) });
     } else {
       setHover({ x: ev.clientX, y: ev.clientY, lines: [formatTime(tOf(x), clock, (vp[1] - vp[0]) / plotW), 'drag to pan, wheel to zoom'] });
     }
@@ -329,8 +372,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         data-matching={Array.from(hist.matching).join(',')}
         data-other={Array.from(hist.other).join(',')}
         data-plot-left={LABEL_W}
-        style={{ width: '100%', height: HIST_H + AXIS_H, cursor: 'crosshair' }}
-        onPointerDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > HIST_H)}
+        style={{ width: '100%', height: HEAD_H, cursor: 'crosshair' }}
+        onPointerDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > AXIS_TOP)}
         onPointerMove={(ev) => onMove(ev, false)}
         onPointerUp={(ev) => onUp(ev, false)}
         onPointerLeave={onLeave}

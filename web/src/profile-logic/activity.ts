@@ -15,7 +15,7 @@ import { threadsWaiting, trackOf, type Track } from './waits';
 export type ActivityWeight = 'count' | 'duration' | 'threads';
 
 export const ACTIVITY_LABEL: Record<ActivityWeight, string> = {
-  count: 'events per bucket',
+  count: 'count per bucket',
   duration: 'wait time per bucket',
   threads: 'threads waiting',
 };

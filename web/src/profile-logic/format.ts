@@ -72,3 +72,34 @@ export function formatPercent(part: number, whole: number): string {
   const p = (100 * part) / whole;
   return `${p >= 10 ? p.toFixed(1) : p.toFixed(2)}%`;
 }
+
+/** A range as the "Selected range" input shows it: seconds since the start, or clock times. */
+export function formatRange(r: readonly [number, number], clock: number | null): string {
+  if (clock === null) return `${+(r[0] / 1000).toFixed(3)}–${+(r[1] / 1000).toFixed(3)}`;
+  return `${formatClock(clock + r[0], 1)}–${formatClock(clock + r[1], 1)}`;
+}
+
+/**
+ * A typed range: seconds from the recording's start (`4.2-4.9`, `4.2–4.9`, `4.2 to 4.9`), or,
+ * with `clock` (epoch ms of the start), times of day in UTC (`14:03:20.5-14:03:21`), which are
+ * taken on the recording's first day and, if before its start, the next. Null when unreadable.
+ */
+export function parseRange(text: string, clock: number | null): [number, number] | null {
+  const parts = text.trim().split(/\s*(?:–|—|\bto\b|-(?=\s*[\d:]))\s*/);
+  if (parts.length !== 2) return null;
+  const read = (s: string): number | null => {
+    if (clock !== null && s.includes(':')) {
+      const m = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/.exec(s);
+      if (!m) return null;
+      const day = Math.floor(clock / 86_400_000) * 86_400_000;
+      let t = day + ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000;
+      if (t < clock - 43_200_000) t += 86_400_000;
+      return t - clock;
+    }
+    const v = Number(s.replace(/\s*s$/, ''));
+    return s !== '' && Number.isFinite(v) ? v * 1000 : null;
+  };
+  const a = read(parts[0]);
+  const b = read(parts[1]);
+  return a !== null && b !== null && b > a ? [a, b] : null;
+}

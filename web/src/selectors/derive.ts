@@ -21,7 +21,7 @@ import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/r
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
-import { waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
+import { covered, waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
 import type { Profile } from '../columns/profile';
 import type { ViewState } from '../app/state';
 
@@ -45,6 +45,8 @@ export interface Derived {
   kinds: Uint8Array;
   /** Per wait kind, per thread: every wait of that kind (filters aside). */
   waits: WaitTracks;
+  /** Threads in a matching wait on average over the selection; null when the type is not a wait. */
+  waitingInRange: number | null;
   counts: ThreadCounts;
   intervals: Intervals;
   /** GC events (no thread, with a duration) in start order. */
@@ -151,6 +153,16 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const selectedCount = useMemo(() => countInRange(profile, cums.parts, s.range), [profile, cums, s.range]);
   const select = useCallback(() => selectInRanges(profile, cums.parts, s.range), [profile, cums, s.range]);
   const typeTotal = lists.total;
+  // Threads in a matching wait, on average over the selection (the whole recording without one).
+  const waitingInRange = useMemo(() => {
+    if (!tracks) return null;
+    const [a, b] = s.range ?? [0, Math.max(profile.info.durationMs, 1e-9)];
+    let sum = 0;
+    tracks.forEach((tr, t) => {
+      if (filtered.threads[t]) sum += covered(tr, a, b);
+    });
+    return sum / Math.max(b - a, 1e-9);
+  }, [tracks, filtered, s.range, profile]);
   const weights = useMemo(() => weightsInRange(profile, cums.parts, s.range, weightMode), [profile, cums, s.range, weightMode]);
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
@@ -162,8 +174,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, weights, totalWeight, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects],
   );
 }
 

@@ -14,7 +14,9 @@ import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type Pix
 import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
 import { THEME } from '../colors';
-import { AXIS_H, BAR_H, BAR_TOP, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, clockStep, niceStep } from './geometry';
+import { ACTIVITY_LABEL, type ActivityWeight } from '../../profile-logic/activity';
+import { WAIT_INFO, WAIT_KINDS, type WaitKind } from '../../profile-logic/waits';
+import { AXIS_H, AXIS_TOP, BAR_H, BAR_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, WAIT_H, clockStep, niceStep } from './geometry';
 
 /** What both canvases share: the visible window and how times map to x. */
 export interface Frame {
@@ -31,8 +33,13 @@ export interface Frame {
   gcEvents: Int32Array;
 }
 
+/** Threads waiting per column of the strip, by kind (only kinds shown). */
+export type Waiting = Partial<Record<WaitKind, Float64Array>>;
+
 export interface HeadInput extends Frame {
   hist: Histogram;
+  weight: ActivityWeight;
+  waiting: Waiting;
   baseline: readonly [number, number] | null;
   /** Zoomed in (the corner names the window instead of "whole recording"). */
   zoomed: boolean;
@@ -42,15 +49,16 @@ export interface HeadInput extends Frame {
 export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
   const { profile, width, hist, plotW, vp, xOf, selectionTimes, gcEvents, clock } = f;
     g.fillStyle = THEME.labelBg;
-    g.fillRect(0, 0, LABEL_W, HIST_H + AXIS_H);
+    g.fillRect(0, 0, LABEL_W, HEAD_H);
     g.font = '12px system-ui, sans-serif';
     g.fillStyle = THEME.text;
-    g.fillText('Activity', 8, 16);
+    g.fillText(`Activity: ${ACTIVITY_LABEL[f.weight]}`, 8, 16);
     g.fillStyle = THEME.muted;
     const n = hist.matching.length;
-    let max = 1;
+    let max = f.weight === 'threads' ? 1 : 1e-9;
     for (let i = 0; i < n; i++) max = Math.max(max, hist.matching[i] + hist.other[i]);
-    g.fillText(`max ${formatCount(max)} per ${formatMs((vp[1] - vp[0]) / n)}`, 8, 32);
+    const per = formatMs((vp[1] - vp[0]) / n);
+    g.fillText(f.weight === 'threads' ? `max ${max.toFixed(1)} threads` : f.weight === 'duration' ? `max ${formatMs(max)} per ${per}` : `max ${formatCount(max)} per ${per}`, 8, 32);
     const bw = plotW / n;
     const colour = KINDS[f.typeKind].color;
     for (let i = 0; i < n; i++) {
@@ -72,11 +80,12 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       g.fillStyle = THEME.gcMark;
       g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
     }
+    drawWaiting(g, f);
     // Axis.
     g.fillStyle = THEME.axisBg;
-    g.fillRect(LABEL_W, HIST_H, plotW, AXIS_H);
+    g.fillRect(LABEL_W, AXIS_TOP, plotW, AXIS_H);
     g.fillStyle = THEME.rule;
-    g.fillRect(0, HIST_H, width, 1);
+    g.fillRect(0, AXIS_TOP, width, 1);
     // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
     const step = clock === null ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
     const offset = clock === null ? 0 : clock % step;
@@ -84,19 +93,19 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     for (let k = Math.ceil((vp[0] + offset) / step); k * step - offset <= vp[1]; k++) {
       const t = k * step - offset;
       const x = Math.round(xOf(t));
-      g.fillRect(x, HIST_H, 1, 5);
-      g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, HIST_H + 15);
+      g.fillRect(x, AXIS_TOP, 1, 5);
+      g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, AXIS_TOP + 15);
     }
     g.fillStyle = THEME.text;
     g.fillText(
       clock !== null ? `${formatDate(clock + vp[0])} UTC` : f.zoomed ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording',
       8,
-      HIST_H + 15,
+      AXIS_TOP + 15,
     );
     if (selectionTimes) {
       const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
       g.fillStyle = THEME.selection;
-      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HIST_H + AXIS_H);
+      g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HEAD_H);
     }
     if (f.baseline) {
       const a = Math.max(LABEL_W, xOf(f.baseline[0]));
@@ -105,6 +114,46 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       g.fillStyle = THEME.muted;
       g.fillText('baseline', a + 3, 12);
     }
+}
+
+/** Kinds of wait stacked in the strip: contention at the bottom, idling above it. */
+const STACK_ORDER: WaitKind[] = [...WAIT_KINDS.filter((k) => WAIT_INFO[k].contention), ...WAIT_KINDS.filter((k) => !WAIT_INFO[k].contention)];
+
+/** Threads waiting over time, stacked by kind of wait, on one scale (at least one thread). */
+function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
+  const top = HIST_H;
+  g.fillStyle = THEME.rule;
+  g.fillRect(0, top, f.width, 1);
+  g.fillStyle = THEME.text;
+  g.fillText('Threads waiting', 8, top + 15);
+  const kinds = STACK_ORDER.filter((k) => f.waiting[k]);
+  const cols = kinds.length ? f.waiting[kinds[0]]!.length : 0;
+  let max = 1;
+  for (let c = 0; c < cols; c++) {
+    let sum = 0;
+    for (const k of kinds) sum += f.waiting[k]![c];
+    if (sum > max) max = sum;
+  }
+  g.fillStyle = THEME.muted;
+  g.fillText(kinds.length ? `max ${max.toFixed(1)}` : 'no waits shown', 8, top + 30);
+  if (!cols) return;
+  const cw = f.plotW / cols;
+  const h = WAIT_H - 4;
+  const base = top + WAIT_H - 1;
+  const acc = new Float64Array(cols);
+  for (const k of kinds) {
+    const y = f.waiting[k]!;
+    const path = new Path2D();
+    for (let c = 0; c < cols; c++) {
+      if (!(y[c] > 0.001)) continue;
+      const y0 = base - (acc[c] / max) * h;
+      const hh = Math.max(1, (y[c] / max) * h);
+      path.rect(LABEL_W + c * cw, y0 - hh, Math.max(1, cw), hh);
+      acc[c] += y[c];
+    }
+    g.fillStyle = WAIT_INFO[k].color;
+    g.fill(path);
+  }
 }
 
 export interface LanesInput extends Frame {
@@ -117,11 +166,17 @@ export interface LanesInput extends Frame {
   intervals: Intervals;
   hasStates: boolean;
   selectedEvent: number | null;
+  /** Per event: its wait kind (waits.ts), 0 for no wait. */
+  kinds: Uint8Array;
+  /** Layers turned off: 'samples' and wait kinds. */
+  hidden: ReadonlySet<string>;
 }
 
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
 export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: PixelCounts[]): void {
-  const { profile, lanes, byThread, filtered, intervals, hasStates, selectedEvent, plotW, vp, xOf, selectionTimes, gcEvents, scrollTop } = f;
+  const { profile, lanes, byThread, filtered, intervals, hasStates, selectedEvent, plotW, vp, xOf, selectionTimes, gcEvents, scrollTop, kinds, hidden } = f;
+  const showSamples = !hidden.has('samples');
+  const hiddenCode = WAIT_KINDS.map((k) => hidden.has(k));
   const h = f.height;
     const e = profile.events;
     const first = Math.floor(scrollTop / LANE_H);
@@ -171,18 +226,21 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         if (hm > hr) light.rect(LABEL_W + x, base - hm, 1, hm - hr);
       }
     }
-    g.fillStyle = THEME.other;
-    g.fill(other);
-    g.fillStyle = KINDS[f.typeKind].color;
-    g.fill(strong);
-    g.fillStyle = hasStates ? KINDS[f.typeKind].light : KINDS[f.typeKind].color;
-    g.fill(light);
+    if (showSamples) {
+      g.fillStyle = THEME.other;
+      g.fill(other);
+      g.fillStyle = KINDS[f.typeKind].color;
+      g.fill(strong);
+      g.fillStyle = hasStates ? KINDS[f.typeKind].light : KINDS[f.typeKind].color;
+      g.fill(light);
+    }
     // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
     // galloping search), then one path per colour.
     const { match, ofType } = filtered;
     const px = (vp[1] - vp[0]) / plotW;
-    // One path per event type (drawn in its kind's colour), one for bars the filters drop.
-    const typePaths: (Path2D | undefined)[] = new Array(profile.eventTypes.length);
+    // One path per kind of wait (drawn in its colour; the selected type's bars stronger), one for
+    // bars the filters drop.
+    const kindPaths: (Path2D | undefined)[] = new Array(2 * (WAIT_KINDS.length + 1));
     const droppedPath = new Path2D();
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop + BAR_TOP;
@@ -202,9 +260,15 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           // Everything starting within the next pixel is drawn as part of this bar.
           const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
           if (next > k + 1) end = Math.max(end, reach[next - 1]);
+          const code = kinds[i];
+          if (code > 0 && hiddenCode[code - 1]) {
+            k = next;
+            continue;
+          }
           const x1 = Math.min(LABEL_W + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
           const filteredOut = ofType[i] === 1 && match[i] === 0;
-          const path = filteredOut ? droppedPath : (typePaths[e.type[i]] ??= new Path2D());
+          const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
+          const path = filteredOut ? droppedPath : (kindPaths[slot] ??= new Path2D());
           if (path === runPath && x0 <= runX1) runX1 = Math.max(runX1, x1);
           else {
             if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
@@ -217,10 +281,11 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
       }
     }
-    typePaths.forEach((path, type) => {
+    kindPaths.forEach((path, slot) => {
       if (!path) return;
-      g.globalAlpha = type === f.typeIndex ? 1 : 0.7;
-      g.fillStyle = KINDS[profile.eventTypes[type].kind].color;
+      const code = slot >> 1;
+      g.globalAlpha = slot & 1 ? 1 : 0.7;
+      g.fillStyle = code > 0 ? WAIT_INFO[WAIT_KINDS[code - 1]].color : THEME.muted;
       g.fill(path);
     });
     g.globalAlpha = 0.35;

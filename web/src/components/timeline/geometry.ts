@@ -7,6 +7,10 @@ import { useEffect, useState } from 'react';
 export const LABEL_W = 220;
 export const HIST_H = 64;
 export const AXIS_H = 20;
+/** The strip of threads waiting, by kind of wait, between the histogram and the axis. */
+export const WAIT_H = 36;
+export const AXIS_TOP = HIST_H + WAIT_H;
+export const HEAD_H = AXIS_TOP + AXIS_H;
 export const LANE_H = 22;
 export const TICK_TOP = 2;
 export const TICK_H = 12;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatTime } from '../format';
+import { formatClock, formatDate, formatRange, formatTime, parseRange } from '../format';
 
 describe('times', () => {
   // 2026-11-23 14:03:20.125250 UTC
@@ -19,5 +19,25 @@ describe('times', () => {
     expect(formatTime(149_300, null)).toBe('2m29.3s');
     expect(formatTime(149_125.25, start)).toBe('14:03:19.125 UTC');
     expect(formatTime(150_000, start, 1000)).toBe('14:03:20 UTC');
+  });
+});
+
+describe('typed ranges', () => {
+  it('reads seconds with a hyphen, an en dash or "to", and refuses nonsense', () => {
+    expect(parseRange('4.2-4.9', null)).toEqual([4200, 4900]);
+    expect(parseRange('4.2–4.9', null)).toEqual([4200, 4900]);
+    expect(parseRange(' 4.2 s to 4.9 s ', null)).toEqual([4200, 4900]);
+    expect(parseRange('4.9-4.2', null)).toBeNull();
+    expect(parseRange('abc', null)).toBeNull();
+    expect(parseRange('4.2', null)).toBeNull();
+  });
+
+  it('reads clock times on the recording day, round-tripping what it shows', () => {
+    const start = Date.UTC(2026, 10, 23, 14, 3, 0, 250);
+    expect(parseRange('14:03:20.5-14:03:21', start)).toEqual([20_250, 20_750]);
+    expect(parseRange(formatRange([1000, 2500], start), start)).toEqual([1000, 2500]);
+    expect(formatRange([1000, 2500], null)).toBe('1–2.5');
+    // Seconds still work with clock time on.
+    expect(parseRange('1-2', start)).toEqual([1000, 2000]);
   });
 });
