@@ -21,7 +21,10 @@ const USAGE: &str = r"usage:
 FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.
 collapse escapes frame names so a name cannot forge a line or a frame or reach the terminal:
   \\ for \, \x3b for ;, \n \r \t, \xHH for other control characters (ESC is \x1b),
-  \u{HH} for C1 controls.";
+  \u{HH} for C1 controls.
+collapse --partial on a file cut before a chunk's constant pools: events whose stack trace
+  was never written count under the one frame '(stack lost: chunk cut)', and stderr says how
+  many they are.";
 
 struct Args {
     cmd: String,
@@ -296,6 +299,11 @@ fn collapse_cmd(a: &Args) -> Result<bool, String> {
         true
     };
     let w = if weight == "events" { Weight::Events } else { Weight::Column };
+    // Per chunk, how many kept events lost their stacks (the chunk was cut before its pools).
+    let mut lost: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
+    for i in (0..e.len()).filter(|&i| e.ty[i] == ty && e.stack[i] == jfrscope_parser::STACK_LOST && keep(i)) {
+        *lost.entry(e.chunk[i]).or_default() += 1;
+    }
     let lines = collapse::collapse(&rec, ty, w, keep);
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
@@ -304,6 +312,15 @@ fn collapse_cmd(a: &Args) -> Result<bool, String> {
     }
     let _ = out.flush();
     report_errors(&a.file, &rec);
+    for (chunk, n) in lost {
+        // Where the chunk's pools were to be.
+        let at = rec.chunks.get(chunk as usize).map_or(0, |h| h.offset + h.cp_offset);
+        eprintln!(
+            "jfrscope: {}: {n} event(s) of {event} lost their stacks: the file is cut before the chunk's constant pools; they count under '{}' (chunk {chunk}, at offset {at:#x})",
+            a.file,
+            collapse::STACK_LOST_FRAME
+        );
+    }
     Ok(ok)
 }
 

@@ -159,3 +159,16 @@ fn gzip_that_inflates_far_past_its_size_is_refused_with_the_sizes() {
     assert!(err.contains(" compressed)"), "{err}");
     assert!(compressed < 2 << 20, "{compressed}");
 }
+
+/// fixtures/damaged/truncated.jfr is cut before its chunk's constant pools: with --partial,
+/// its samples count under the stack-lost frame, not the empty stack, and stderr says how many.
+#[test]
+fn partial_collapse_of_a_cut_chunk_names_the_lost_stacks() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/damaged/truncated.jfr");
+    let o = run(&["collapse", f.to_str().unwrap(), "--event", "jdk.ExecutionSample", "--partial"]);
+    let out = stdout(&o);
+    let lost: u64 = out.lines().find_map(|l| l.strip_prefix("(stack lost: chunk cut) ")).expect("a stack-lost line").parse().unwrap();
+    assert!(lost > 0 && !out.lines().any(|l| l.starts_with(' ')), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{lost} event(s) of jdk.ExecutionSample lost their stacks")), "{err}");
+}

@@ -152,6 +152,12 @@ impl<'a> Chunk<'a> {
         r
     }
 
+    /// Whether the file ends before the chunk does: its constant pools, written last by the JDK,
+    /// may be missing.
+    pub fn is_cut(&self) -> bool {
+        (self.data.len() as u64) < self.header.size
+    }
+
     /// Where the events end: the chunk's end, or the file's if it is cut short.
     pub(crate) fn events_end(&self) -> usize {
         self.data.len()

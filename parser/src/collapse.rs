@@ -1,6 +1,7 @@
 //! Collapsed stacks (Brendan Gregg's format): `root;…;leaf WEIGHT`, one line per distinct stack,
 //! frames named `Class.method` as the JDK's `RecordedMethod` gives them. Events without a stack
-//! count under the empty stack (a line ` WEIGHT`).
+//! count under the empty stack (a line ` WEIGHT`); events whose stack was lost because the file
+//! is cut before their chunk's constant pools count under the pseudo-frame [`STACK_LOST_FRAME`].
 //!
 //! Names are data, so a frame name cannot forge a line, a frame or a terminal escape: `\` is
 //! written `\\`, `;` as `\x3b`, newline `\n`, carriage return `\r`, tab `\t`, every other
@@ -52,6 +53,10 @@ pub fn collapse(rec: &Recording, ty: u32, weight: Weight, keep: impl Fn(usize) -
     }
     let mut merged: BTreeMap<String, u64> = BTreeMap::new();
     for (s, w) in per_stack {
+        if s == crate::columns::STACK_LOST {
+            *merged.entry(STACK_LOST_FRAME.to_string()).or_insert(0) += w;
+            continue;
+        }
         let frames = rec.stacks.frames_leaf_first(s);
         let mut line = String::new();
         for (k, &f) in frames.iter().rev().enumerate() {
@@ -64,6 +69,10 @@ pub fn collapse(rec: &Recording, ty: u32, weight: Weight, keep: impl Fn(usize) -
     }
     merged.into_iter().collect()
 }
+
+/// The one frame of the line that gathers events whose stack was lost (a chunk cut before its
+/// constant pools were written).
+pub const STACK_LOST_FRAME: &str = "(stack lost: chunk cut)";
 
 /// Append frame name `name` to a collapsed line, escaped as the module says.
 pub fn escape_frame(name: &str, out: &mut String) {

@@ -7,6 +7,11 @@ use rustc_hash::FxHashMap;
 /// Index meaning "none" in the `i32` index columns.
 pub const NONE: i32 = -1;
 
+/// The stack column's mark for "stack lost": the event refers to a stack trace that its chunk
+/// would have written in a constant pool after the point where the file is cut. Such events
+/// are kept apart from those that have no stack trace ([`NONE`]).
+pub const STACK_LOST: i32 = -2;
+
 /// Interned strings: each distinct text stored once. Index 0 is the empty string.
 #[derive(Debug, Clone)]
 pub struct Strings {

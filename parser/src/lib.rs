@@ -30,7 +30,7 @@ mod testutil;
 mod tests_unit;
 
 pub use chunk::Chunk;
-pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE};
+pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE, STACK_LOST};
 pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
 pub use value::Value;
@@ -63,6 +63,9 @@ pub struct Info {
     pub settings: Vec<(String, String, String)>,
     /// jdk.InitialSystemProperty rows: (key, value), deduplicated.
     pub properties: Vec<(String, String)>,
+    /// Where the data really ends (ns since the epoch): the latest end (start + duration) of
+    /// the rows decoded so far; `None` before any. A cut file's headers claim more.
+    pub data_end_nanos: Option<i64>,
 }
 
 /// A decoded recording: the columns of docs/columns.md, its chunk headers and description,
@@ -171,6 +174,12 @@ impl Recording {
     /// Wall-clock start of the recording (ns since the epoch): the earliest chunk start.
     pub fn start_nanos(&self) -> i64 {
         self.chunks.iter().map(|c| c.start_nanos).min().unwrap_or(0)
+    }
+
+    /// Events whose stack was lost because their chunk was cut before its constant pools
+    /// (stack [`STACK_LOST`]).
+    pub fn stacks_lost(&self) -> usize {
+        self.events.stack.iter().filter(|&&s| s == STACK_LOST).count()
     }
 
     /// Wall-clock end (ns since the epoch): the latest chunk end.

@@ -7,7 +7,7 @@
 //! ```
 
 use crate::chunk::{Chunk, Scalar, ABSENT};
-use crate::columns::{FrameKind, NONE};
+use crate::columns::{FrameKind, NONE, STACK_LOST};
 use crate::error::Result;
 use crate::metadata::Prim;
 use crate::reader::{RawStr, Reader};
@@ -112,7 +112,8 @@ impl<'a> Resolver<'a> {
     pub(crate) fn miss(&mut self, kind: Cached, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
         let t = match kind {
             Cached::Thread => self.thread_uncached(chunk, rec, class, id).unwrap_or(NONE),
-            Cached::Stack => self.stack_uncached(chunk, rec, class, id).unwrap_or(NONE),
+            // A stack missing from a cut chunk was to be written after the cut.
+            Cached::Stack => self.stack_uncached(chunk, rec, class, id).unwrap_or(if chunk.is_cut() { STACK_LOST } else { NONE }),
             Cached::StringRef => match self.string_class {
                 Some(sc) => self.text(chunk, rec, sc, id, 0),
                 None => return NONE,

@@ -208,3 +208,23 @@ fn a_header_that_claims_more_than_the_file_holds_is_truncated_not_allocated() {
     assert!(rec.events.is_empty());
     assert!(matches!(rec.errors[0].kind(), ErrorKind::OutOfBounds { what: "chunk size", .. }), "{:?}", rec.errors);
 }
+
+#[test]
+fn events_of_a_chunk_cut_before_its_pools_are_marked_stack_lost() {
+    // The JDK writes the pools last: metadata, three samples, then the checkpoint.
+    let evs = [metadata(&basic_classes()), event(20, &sample(5, 1, 1)), event(20, &sample(9, 1, 1)), event(20, &sample(7, 1, 1)), checkpoint(&basic_pools())];
+    let whole = chunk(&evs, 0, Some(4), 1_000);
+    let cut = &whole[..whole.len() - evs[4].len() / 2];
+    let rec = parse(cut, &Options::default());
+    assert!(matches!(rec.errors[0].kind(), ErrorKind::Truncated { .. }), "{:?}", rec.errors);
+    assert_eq!(rec.events.stack, vec![crate::STACK_LOST; 3]);
+    assert_eq!(rec.stacks_lost(), 3);
+    assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["(stack lost: chunk cut) 3"]);
+    // The data ends at the latest event (1,000 + 9 ticks at 1 GHz), not where the header says.
+    assert_eq!(rec.info.data_end_nanos, Some(1_009));
+    // Whole, the same chunk resolves every stack.
+    let rec = parse(&whole, &Options::default());
+    assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+    assert_eq!(rec.stacks_lost(), 0);
+    assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.work 3"]);
+}

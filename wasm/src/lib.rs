@@ -267,6 +267,13 @@ impl Parser {
             }
             None => s.push_str("null"),
         }
+        match r.info.data_end_nanos {
+            Some(ns) => {
+                let _ = write!(s, ",\"dataEndNs\":\"{ns}\"");
+            }
+            None => s.push_str(",\"dataEndNs\":null"),
+        }
+        let _ = write!(s, ",\"stacksLost\":{}", r.stacks_lost());
         for (k, v) in [("os", &r.info.os), ("cpu", &r.info.cpu)] {
             let _ = write!(s, ",\"{k}\":");
             match v {
