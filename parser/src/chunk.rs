@@ -250,10 +250,11 @@ impl<'a> Chunk<'a> {
                     break;
                 }
                 Ok(d) => {
-                    let next = pos as i64 + d;
-                    if next < 0 || steps > 1_000_000 {
-                        break;
-                    }
+                    // The delta is read from the file: a sum past i64 is as broken as one below 0.
+                    let next = match (pos as i64).checked_add(d) {
+                        Some(n) if n >= 0 && steps <= 1_000_000 => n,
+                        _ => break,
+                    };
                     pos = next as usize;
                 }
                 Err(e) => {
