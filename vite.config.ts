@@ -7,27 +7,40 @@ import { defineConfig } from 'vitest/config';
 const base = process.env.BASE ?? '/';
 
 /**
- * A strict Content-Security-Policy for the built page (the dev server needs inline scripts):
- * scripts only from the site, wasm compilation allowed, requests to other origins only for an
- * explicit ?url= (connect-src http: https:), no plugins, no framing of forms.
+ * The Content-Security-Policy: scripts only from the site, wasm compilation allowed, requests
+ * only to the site itself (connect-src 'self': a recording's bytes can go nowhere, and a link to
+ * another site's recording is named to the user, never fetched), no plugins, no framing of forms.
+ *
+ * Served three ways, one text: a meta tag in the built page (GitHub Pages sends no headers; a
+ * meta tag covers the page only), a `_headers` file in the build for hosts that read one
+ * (Netlify, Cloudflare Pages; e2e/static-server.mjs too), which also covers the workers and the
+ * service worker (each takes the policy of its own script's response), and the headers of
+ * `vite preview`. The dev server's variant allows the inline scripts and styles of hot reload.
  */
+const policy = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+const devPolicy = policy
+  .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
 function csp(): Plugin {
-  const policy = [
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "worker-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self' http: https:",
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'none'",
-  ].join('; ');
   return {
     name: 'jfrscope-csp',
     apply: 'build',
     transformIndexHtml: (html) => html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`),
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n  Content-Security-Policy: ${policy}\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n` });
+    },
   };
 }
 
@@ -67,7 +80,8 @@ export default defineConfig({
   assetsInclude: ['**/*.jfr'],
   worker: { format: 'es' },
   build: { outDir: '../dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0 },
-  server: { fs: { allow: ['..'] } },
+  server: { fs: { allow: ['..'] }, headers: { 'Content-Security-Policy': devPolicy } },
+  preview: { headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer' } },
   test: {
     root: '.',
     include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],

@@ -1,8 +1,9 @@
 // A plain static file server for the production build, as GitHub Pages serves it: files under
-// a base path, correct types (application/wasm), nothing else.
+// a base path, correct types (application/wasm), and the headers DIR/_headers gives every path
+// (`/*`, as Netlify and Cloudflare Pages read it: the Content-Security-Policy), nothing else.
 //   node e2e/static-server.mjs DIR PORT BASE [CORS]
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 
 const [dir, port, base = '/', cors] = process.argv.slice(2);
@@ -18,7 +19,25 @@ const types = {
   '.jfr': 'application/octet-stream',
   '.gz': 'application/gzip',
 };
+/** The headers of the `/*` blocks of a _headers file: a path line, then indented `Name: value`. */
+function headersFile(file) {
+  const out = {};
+  if (!existsSync(file)) return out;
+  let all = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) all = line.trim() === '/*';
+    else if (all) {
+      const at = line.indexOf(':');
+      if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    }
+  }
+  return out;
+}
+const fixed = headersFile(join(dir, '_headers'));
+
 createServer((req, res) => {
+  for (const [k, v] of Object.entries(fixed)) res.setHeader(k, v);
   const url = new URL(req.url ?? '/', 'http://x');
   if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
   if (!url.pathname.startsWith(base)) {

@@ -8,6 +8,7 @@
  */
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
+import { RemoteRecording } from '../components/RemoteRecording';
 import { formatPercent } from '../profile-logic/format';
 import { defaultEventType } from '../profile-logic/kinds';
 import { reducer } from './state';
@@ -22,7 +23,7 @@ export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
   const [state, dispatch] = useReducer(reducer, initial.state);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
-  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl } = useRecording(
+  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote } = useRecording(
     initial.extras,
     initial.notices,
     state.eventType,
@@ -85,6 +86,7 @@ export function App() {
           </button>
         </div>
       )}
+      {remote && <RemoteRecording host={remote.host} href={remote.href} onCancel={dismissRemote} />}
       {loaded ? (
         <Workspace
           key={loaded.fingerprint + loaded.name}

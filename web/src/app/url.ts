@@ -3,11 +3,14 @@
  * version, so links made today still open after the format changes. Unknown keys are ignored;
  * malformed values are dropped with a notice, never thrown.
  *
- *   ?v=1&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&view=flame&fp=…&url=…
+ *   ?v=2&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&hide=a&hide=b&view=flame&fp=…&url=…
+ *
+ * A `url` is a recording to open: `recordingSource` tells the page's own files (opened at once)
+ * from another site's (named to the user, never fetched: the page's policy is connect-src 'self').
  */
 import { initialState, type ActiveView, type ViewState } from './state';
 
-export const URL_VERSION = 1;
+export const URL_VERSION = 2;
 
 /** Keys that are not view state but travel with it. */
 export interface UrlExtras {
@@ -49,7 +52,8 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('range', rangeToText(state.range));
   put('zoom', rangeToText(state.viewport));
   put('base', rangeToText(state.baseline));
-  if (state.hiddenThreads.length) q.set('hide', state.hiddenThreads.join('\n'));
+  // One `hide` per thread: a name may hold any character, a newline or a comma too.
+  for (const t of state.hiddenThreads) q.append('hide', t);
   if (state.groupThreads) q.set('group', '1');
   put('sort', state.sortLanes, 'samples');
   put('method', state.selectedMethod);
@@ -77,6 +81,12 @@ const upgraders: Record<number, (q: URLSearchParams) => void> = {
     const f = q.get('filter');
     if (f !== null && !q.has('stack')) q.set('stack', f);
     q.delete('filter');
+  },
+  // 1: hidden threads were one `hide` joined by newlines; now one `hide` each.
+  1: (q) => {
+    const hide = q.get('hide');
+    q.delete('hide');
+    for (const t of hide?.split('\n') ?? []) q.append('hide', t);
   },
 };
 
@@ -110,8 +120,7 @@ export function stateFromUrl(search: string): Parsed {
     if (r) s[field] = r;
     else notices.push(`Ignored a malformed ${k} “${t}”.`);
   }
-  const hide = q.get('hide');
-  if (hide) s.hiddenThreads = hide.split('\n').filter((x) => x.length > 0);
+  s.hiddenThreads = q.getAll('hide').filter((x) => x.length > 0);
   s.groupThreads = q.get('group') === '1';
   const sort = q.get('sort');
   if (sort === 'samples' || sort === 'name') s.sortLanes = sort;
@@ -138,7 +147,7 @@ export function stateFromUrl(search: string): Parsed {
   const extras: UrlExtras = {};
   const url = q.get('url');
   if (url) {
-    if (/^https?:\/\//i.test(url) || url.startsWith('/') || url.startsWith('./')) extras.url = url;
+    if (recordingSource(url, 'http://page.invalid/').kind !== 'refused') extras.url = url;
     else notices.push(`Ignored a recording URL that is not http(s): “${url}”.`);
   }
   const fp = q.get('fp');
@@ -147,4 +156,26 @@ export function stateFromUrl(search: string): Parsed {
     else notices.push('Ignored a malformed recording fingerprint.');
   }
   return { state: s, extras, notices };
+}
+
+/**
+ * Where a link's recording lives, read as the browser will read it: resolved against the page
+ * (`new URL(value, pageHref)`), so `//other.host/x.jfr` and `/\\other.host/x.jfr` are seen to
+ * name another host, as they are, not a path on this one. Only http(s).
+ */
+export type RecordingSource =
+  | { kind: 'same-origin'; href: string }
+  | { kind: 'other-origin'; href: string; host: string }
+  | { kind: 'refused' };
+
+export function recordingSource(value: string, pageHref: string): RecordingSource {
+  let u: URL;
+  try {
+    u = new URL(value, pageHref);
+  } catch {
+    return { kind: 'refused' };
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { kind: 'refused' };
+  if (u.origin === new URL(pageHref).origin) return { kind: 'same-origin', href: u.href };
+  return { kind: 'other-origin', href: u.href, host: u.host };
 }

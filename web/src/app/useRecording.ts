@@ -3,12 +3,16 @@
  * types when the view asks for them, close the previous one; progress, errors and notices.
  *
  *   open ─ engine.loadRecording ─ fingerprint ─ loaded ─ (a deferred type picked) ─ loadTypes
+ *
+ * A link's ?url= on the page's own origin opens at once; on another origin it is never fetched
+ * (the policy is connect-src 'self'): `remote` names it, and the page offers to download it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
 import { formatCount } from '../profile-logic/format';
 import { fingerprint } from './fingerprint';
+import { recordingSource } from './url';
 
 export interface Loaded {
   profile: Profile;
@@ -17,6 +21,12 @@ export interface Loaded {
   url?: string;
   /** Deferred types that could not be decoded (past the page's row limit), and why. */
   failed?: Record<string, string>;
+}
+
+/** A link's recording on another site, shown to the user instead of fetched. */
+export interface RemoteRecording {
+  href: string;
+  host: string;
 }
 
 export interface Progress {
@@ -42,6 +52,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notices, setNotices] = useState<string[]>(initialNotices);
+  const [remote, setRemote] = useState<RemoteRecording | null>(null);
   const handle = useRef<LoadHandle | null>(null);
   const [requested, setRequested] = useState<string[]>([]);
   const linkFingerprint = useRef(link.fingerprint);
@@ -54,6 +65,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
 
   const open = useCallback((start: () => LoadHandle, name: string, url?: string) => {
     handle.current?.cancel();
+    setRemote(null);
     setRequested([]);
     setError(null);
     onOpenRef.current();
@@ -100,9 +112,12 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     return () => clearTimeout(id);
   }, []);
 
-  // ?url= opens a recording with no drop at all.
+  // ?url= opens a recording of this site with no drop at all; another site's is only named.
   useEffect(() => {
-    if (link.url) openUrl(link.url, link.url.split('/').pop() || 'recording');
+    if (!link.url) return;
+    const src = recordingSource(link.url, window.location.href);
+    if (src.kind === 'same-origin') openUrl(link.url, new URL(src.href).pathname.split('/').pop() || 'recording');
+    else if (src.kind === 'other-origin') setRemote({ href: src.href, host: src.host });
   }, [link, openUrl]);
 
   // Files handed over by the OS to the installed app.
@@ -143,5 +158,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     };
   }, [loaded, eventType, requested]);
 
-  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl };
+  const dismissRemote = useCallback(() => setRemote(null), []);
+
+  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote };
 }

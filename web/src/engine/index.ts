@@ -301,15 +301,23 @@ export function closeRecording(profile: Profile): void {
   opened.get(profile)?.groups.forEach((g) => g.terminate());
 }
 
-/** Fetch a recording over HTTP(S), then decode it. */
+/**
+ * Fetch a recording of the page's own origin, then decode it. Another origin is refused here as
+ * the page's policy (connect-src 'self') refuses it: a recording's bytes come from this site or
+ * from the user's disk, and no request carries anything of them elsewhere. No cookies, no referrer.
+ */
 export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
   const ctl = new AbortController();
   let inner: LoadHandle | null = null;
   let cancelled = false;
   const promise = (async () => {
+    const target = new URL(url, location.href);
+    if (target.origin !== location.origin) {
+      throw new Error(`This page fetches recordings only from its own site, not from ${target.host}: download the file and drop it here.`);
+    }
     let res: Response;
     try {
-      res = await fetch(url, { signal: ctl.signal });
+      res = await fetch(target, { signal: ctl.signal, credentials: 'omit', referrerPolicy: 'no-referrer' });
     } catch (e) {
       throw new Error(`Could not fetch ${url}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -83,8 +83,9 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     }),
     [s.threadFilter, s.stackFilter, s.excludeFilter, s.subjectFilter],
   );
-  const hiddenKey = s.hiddenThreads.join('\n');
-  const hidden = useMemo(() => new Set(hiddenKey ? hiddenKey.split('\n') : []), [hiddenKey]);
+  // JSON, not a separator: a thread's name may hold any character, a newline too.
+  const hiddenKey = JSON.stringify(s.hiddenThreads);
+  const hidden = useMemo(() => new Set(JSON.parse(hiddenKey) as string[]), [hiddenKey]);
   const index = useMemo(() => indexEvents(profile), [profile]);
   const candidates = useMemo(() => eventsOfType(index, typeIndex), [index, typeIndex]);
   const ofType = useMemo(() => flagsOf(profile.events.length, candidates), [profile, candidates]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, type ViewState } from '../state';
-import { stateFromUrl, urlFromState, URL_VERSION } from '../url';
+import { recordingSource, stateFromUrl, urlFromState, URL_VERSION } from '../url';
 
 const full: ViewState = {
   eventType: 'profiler.WallClockSample',
@@ -15,7 +15,7 @@ const full: ViewState = {
   range: [4012.5, 5001.25],
   viewport: [0, 16000],
   baseline: [0, 3999.125],
-  hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode'],
+  hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode', 'two\nlines, a comma', '\u202eevil\u0000'],
   groupThreads: true,
   sortLanes: 'name',
   selectedMethod: 'java.io.DataInputStream.skipBytes',
@@ -63,5 +63,54 @@ describe('URL state', () => {
     const r = stateFromUrl('?v=99&stack=x');
     expect(r.state.stackFilter).toBe('x');
     expect(r.notices[0]).toMatch(/newer/);
+  });
+});
+
+describe('hidden threads', () => {
+  it('round-trips a name holding a newline, a comma, bidi and control characters', () => {
+    const s: ViewState = { ...initialState, hiddenThreads: ['line one\nline two', 'a,b', '\u202egnp.exe', 'nul\u0000bell\u0007', 'x'.repeat(600)] };
+    const text = urlFromState(s);
+    expect(stateFromUrl(text).state.hiddenThreads).toEqual(s.hiddenThreads);
+    // Through a real location too: what the page reads back after pushState.
+    expect(stateFromUrl(new URL(`https://h.example/${text}`).search).state.hiddenThreads).toEqual(s.hiddenThreads);
+  });
+
+  it('reads links of version 1, whose hidden threads were joined by newlines', () => {
+    const r = stateFromUrl(`?v=1&hide=${encodeURIComponent('main\nC2 CompilerThread0')}`);
+    expect(r.state.hiddenThreads).toEqual(['main', 'C2 CompilerThread0']);
+    expect(r.notices).toEqual([]);
+  });
+});
+
+describe('recording URLs', () => {
+  const page = 'https://jfr.example/jfrscope/?v=2';
+
+  it('sees the two scheme-relative attacks as another host', () => {
+    expect(recordingSource('//other.host/x.jfr', page)).toEqual({ kind: 'other-origin', href: 'https://other.host/x.jfr', host: 'other.host' });
+    expect(recordingSource('/\\other.host/x.jfr', page)).toEqual({ kind: 'other-origin', href: 'https://other.host/x.jfr', host: 'other.host' });
+    expect(recordingSource('https://other.host/x', page)).toEqual({ kind: 'other-origin', href: 'https://other.host/x', host: 'other.host' });
+    expect(recordingSource('http://jfr.example:8080/x.jfr', page)).toMatchObject({ kind: 'other-origin', host: 'jfr.example:8080' });
+  });
+
+  it('opens relative paths and the page\'s own origin as same-origin', () => {
+    expect(recordingSource('/jfrscope/a.jfr', page)).toEqual({ kind: 'same-origin', href: 'https://jfr.example/jfrscope/a.jfr' });
+    expect(recordingSource('./a.jfr', page)).toEqual({ kind: 'same-origin', href: 'https://jfr.example/jfrscope/a.jfr' });
+    expect(recordingSource('a.jfr', page)).toEqual({ kind: 'same-origin', href: 'https://jfr.example/jfrscope/a.jfr' });
+    expect(recordingSource('../x/b.jfr.gz', page)).toEqual({ kind: 'same-origin', href: 'https://jfr.example/x/b.jfr.gz' });
+    expect(recordingSource('https://jfr.example/b.jfr', page)).toEqual({ kind: 'same-origin', href: 'https://jfr.example/b.jfr' });
+  });
+
+  it('refuses what is not http(s)', () => {
+    for (const v of ['javascript:alert(1)', 'data:application/octet-stream;base64,AAAA', 'file:///etc/passwd', 'blob:https://jfr.example/1', 'http://[::1']) {
+      expect(recordingSource(v, page), v).toEqual({ kind: 'refused' });
+    }
+  });
+
+  it('keeps an http(s) or relative ?url= in the extras and drops the rest with a notice', () => {
+    expect(stateFromUrl(`?v=2&url=${encodeURIComponent('//other.host/x.jfr')}`).extras.url).toBe('//other.host/x.jfr');
+    expect(stateFromUrl('?v=2&url=a.jfr').extras.url).toBe('a.jfr');
+    const r = stateFromUrl(`?v=2&url=${encodeURIComponent('data:,x')}`);
+    expect(r.extras.url).toBeUndefined();
+    expect(r.notices[0]).toMatch(/not http\(s\)/);
   });
 });
