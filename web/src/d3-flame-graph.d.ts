@@ -20,6 +20,8 @@ declare module 'd3-flame-graph' {
     tooltip(t: unknown): FlameGraph<T>;
     setColorMapper(f: (d: FlameNode<T>, original: string) => string): FlameGraph<T>;
     setLabelHandler(f: (d: FlameNode<T>) => string): FlameGraph<T>;
+    /** The name drawn in each frame (and used to sort siblings). */
+    getName(f: (d: FlameNode<T>) => string): FlameGraph<T>;
     setSearchMatch(f: (d: FlameNode<T>, term: string, ignoreCase?: boolean) => boolean): FlameGraph<T>;
     search(term: string): void;
     clear(): void;

@@ -5,6 +5,7 @@
  */
 import type { Rise } from '../profile-logic/compare';
 import type { WeightMode } from '../profile-logic/kinds';
+import { visibleName } from '../profile-logic/names';
 import type { Comparison } from '../selectors/derive';
 import type { ViewIntents, ViewValues } from './intents';
 import type { Profile } from '../columns/profile';
@@ -102,7 +103,7 @@ function RisesTable({ profile, rises, bySelf, on }: { profile: Profile; rises: R
                 title="Show its callers and callees"
                 onClick={() => on.onChooseMethod(profile.strings[r.name], true)}
               >
-                {profile.strings[r.name]}
+                {visibleName(profile.strings[r.name])}
               </button>
             </td>
             <td className="num">{pct(r.share)}</td>

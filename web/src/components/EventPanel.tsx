@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { summarize } from '../profile-logic/describe';
+import { visibleName, visibleText } from '../profile-logic/names';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
 interface Props {
@@ -18,7 +19,8 @@ export function EventPanel({ profile, event, clock, loadFields, onClose }: Props
   useEffect(() => {
     let live = true;
     loadFields(event).then(
-      (f) => live && setFields({ event, text: JSON.stringify(f, null, 2) }),
+      // JSON escapes C0 controls already; each line then shows DEL, C1 and bidi controls too.
+      (f) => live && setFields({ event, text: visibleText(JSON.stringify(f, null, 2)) }),
       (e: unknown) => live && setFields({ event, text: `Could not decode the fields: ${e instanceof Error ? e.message : String(e)}` }),
     );
     return () => {
@@ -45,17 +47,17 @@ export function EventPanel({ profile, event, clock, loadFields, onClose }: Props
       <p>
         {type?.name} · {s.title}
         <br />
-        thread {s.thread}
+        thread <bdi>{visibleName(s.thread)}</bdi>
         {s.subject !== null && (
           <>
             <br />
-            {s.subject}
+            <bdi>{visibleName(s.subject)}</bdi>
           </>
         )}
         {s.peer !== null && (
           <>
             <br />
-            {s.peer}
+            <bdi>{visibleName(s.peer)}</bdi>
           </>
         )}
       </p>
@@ -64,7 +66,7 @@ export function EventPanel({ profile, event, clock, loadFields, onClose }: Props
         {frames.map((f, k) => (
           <li key={k} title={FRAME_KIND_NAME[f.kind]}>
             <i className="kind" style={{ background: FRAME_COLOR[f.kind] }} />
-            {f.name}
+            <bdi>{visibleName(f.name)}</bdi>
             {f.line >= 0 && <span className="line">:{f.line}</span>}
           </li>
         ))}

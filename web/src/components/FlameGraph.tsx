@@ -1,6 +1,7 @@
 /**
  * d3-flame-graph of a call tree. d3-flame-graph sets labels and <title>s with `.text()`, and the
- * tooltip below is given `.text()` too, so names from the file are never parsed as HTML.
+ * tooltip below is given `.text()` too, so names from the file are never parsed as HTML; both
+ * show names through visibleName (controls and bidi overrides as escapes).
  *
  *   tree (memoised selector) ─ chart built once per tree/inverted ─ search and width applied
  *   to the live chart (no rebuild per keystroke or resize)
@@ -14,6 +15,7 @@ import { select } from 'd3';
 import { useEffect, useRef } from 'react';
 import type { CallNode } from '../profile-logic/calltree';
 import { formatPercent, formatWeight } from '../profile-logic/format';
+import { visibleName } from '../profile-logic/names';
 import type { WeightMode } from '../profile-logic/kinds';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
 
@@ -68,7 +70,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       const n = d.data as CallNode;
       if (d.depth === 0) return `${formatWeight(n.value, mode)} in the selection`;
       return [
-        n.name,
+        visibleName(n.name),
         `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of selection)`,
         `self  ${formatWeight(n.self, mode)}  (${formatPercent(n.self, total)})`,
         diff ? `share ${formatPercent(n.value, total)}, baseline ${formatPercent(n.baseShare ?? 0, 1)}: ${pt(n.delta ?? 0)}` : '',
@@ -84,6 +86,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       .transitionDuration(0)
       .inverted(inverted)
       .sort(true)
+      .getName((d) => visibleName(d.data.name))
       .tooltip(tip)
       .setColorMapper((d: FlameNode<CallNode>, original: string) => {
         if ((d as unknown as { highlight?: boolean }).highlight) return '#e64980';

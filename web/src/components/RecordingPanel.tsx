@@ -1,5 +1,6 @@
 /** What the recording says about itself: JVM, arguments, OS, chunks, settings, event counts. */
 import { formatBytes, formatCount, formatMs } from '../profile-logic/format';
+import { visibleName, visibleText } from '../profile-logic/names';
 import type { Profile } from '../columns/profile';
 
 export function RecordingPanel({ profile, fileName }: { profile: Profile; fileName: string }) {
@@ -19,15 +20,15 @@ export function RecordingPanel({ profile, fileName }: { profile: Profile; fileNa
         <dt>Chunks</dt>
         <dd>{i.chunks}</dd>
         <dt>JVM</dt>
-        <dd>{i.jvm ? `${i.jvm.name} ${i.jvm.version}` : 'not recorded'}</dd>
+        <dd>{i.jvm ? visibleName(`${i.jvm.name} ${i.jvm.version}`) : 'not recorded'}</dd>
         <dt>Arguments</dt>
-        <dd className="pre">{i.jvm?.args || '–'}</dd>
+        <dd className="pre">{visibleText(i.jvm?.args || '–')}</dd>
         <dt>Flags</dt>
-        <dd className="pre">{i.jvm?.flags || '–'}</dd>
+        <dd className="pre">{visibleText(i.jvm?.flags || '–')}</dd>
         <dt>OS</dt>
-        <dd className="pre">{i.os ?? '–'}</dd>
+        <dd className="pre">{visibleText(i.os ?? '–')}</dd>
         <dt>CPU</dt>
-        <dd className="pre">{i.cpu ?? '–'}</dd>
+        <dd className="pre">{visibleText(i.cpu ?? '–')}</dd>
       </dl>
       <h3>Events</h3>
       <table className="grid" aria-label="Event counts">
@@ -41,7 +42,7 @@ export function RecordingPanel({ profile, fileName }: { profile: Profile; fileNa
           {types.map((t) => (
             <tr key={t.name}>
               <td className="name" title={t.label}>
-                {t.name}
+                {visibleName(t.name)}
               </td>
               <td className="num">{formatCount(t.count)}</td>
             </tr>
@@ -55,9 +56,9 @@ export function RecordingPanel({ profile, fileName }: { profile: Profile; fileNa
             <tbody>
               {i.settings.map((s, k) => (
                 <tr key={k}>
-                  <td className="name">{s.type}</td>
-                  <td>{s.name}</td>
-                  <td>{s.value}</td>
+                  <td className="name">{visibleName(s.type)}</td>
+                  <td>{visibleName(s.name)}</td>
+                  <td>{visibleName(s.value)}</td>
                 </tr>
               ))}
             </tbody>
@@ -71,8 +72,8 @@ export function RecordingPanel({ profile, fileName }: { profile: Profile; fileNa
             <tbody>
               {i.properties.map((p, k) => (
                 <tr key={k}>
-                  <td className="name">{p.key}</td>
-                  <td className="pre">{p.value}</td>
+                  <td className="name">{visibleName(p.key)}</td>
+                  <td className="pre">{visibleText(p.value)}</td>
                 </tr>
               ))}
             </tbody>

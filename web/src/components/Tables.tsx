@@ -4,6 +4,7 @@
  */
 import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
+import { visibleName } from '../profile-logic/names';
 import { hasInstances, KINDS } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
 import type { SubjectRow } from '../profile-logic/subjects';
@@ -44,7 +45,7 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
               <tr key={r.name} className={name === state.selectedMethod ? 'selected' : ''} onClick={() => choose(name)}>
                 <td className="name">
                   <button type="button" className="link" onClick={(e) => (e.stopPropagation(), choose(name))}>
-                    {name}
+                    {visibleName(name)}
                   </button>
                 </td>
                 <td className="num">{formatWeight(r.self, derived.weightMode)}</td>
@@ -58,7 +59,7 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
       </table>
       {sw && state.selectedMethod && (
         <section className="sandwich" aria-label="Callers and callees">
-          <h3>{state.selectedMethod}</h3>
+          <h3>{visibleName(state.selectedMethod)}</h3>
           <p>
             total {formatWeight(sw.total, derived.weightMode)} ({formatPercent(sw.total, total)}), self {formatWeight(sw.self, derived.weightMode)}
           </p>
@@ -73,7 +74,7 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
               <tbody>
                 {sw.callers.map((c) => (
                   <tr key={c.name} onClick={() => c.name >= 0 && choose(profile.strings[c.name])}>
-                    <td className="name">{c.name >= 0 ? profile.strings[c.name] : '(root)'}</td>
+                    <td className="name">{c.name >= 0 ? visibleName(profile.strings[c.name]) : '(root)'}</td>
                     <td className="num">{formatPercent(c.weight, sw.total)}</td>
                   </tr>
                 ))}
@@ -95,7 +96,7 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
                 )}
                 {sw.callees.map((c) => (
                   <tr key={c.name} onClick={() => choose(profile.strings[c.name])}>
-                    <td className="name">{profile.strings[c.name]}</td>
+                    <td className="name">{visibleName(profile.strings[c.name])}</td>
                     <td className="num">{formatPercent(c.weight, sw.total)}</td>
                   </tr>
                 ))}
@@ -167,10 +168,10 @@ export function SubjectsTable({ profile, derived, state, on, heading, rows }: Pr
                 <td className="name">
                   {re ? (
                     <button type="button" className="link" title={chosen ? 'Show every subject again' : 'Keep only this one'} onClick={(e) => (e.stopPropagation(), choose(re))}>
-                      {r.label}
+                      {visibleName(r.label)}
                     </button>
                   ) : (
-                    r.label
+                    visibleName(r.label)
                   )}
                 </td>
                 <td className="num">{r.events.toLocaleString('en-US')}</td>
@@ -229,7 +230,7 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
               <tr key={r.thread} className={chosen ? 'selected' : ''} onClick={() => choose(name)}>
                 <td className="name">
                   <button type="button" className="link" title={chosen ? 'Show every thread again' : 'Keep only this thread'} onClick={(e) => (e.stopPropagation(), choose(name))}>
-                    {name}
+                    {visibleName(name)}
                   </button>
                 </td>
                 <td className="num">{r.matching.toLocaleString('en-US')}</td>

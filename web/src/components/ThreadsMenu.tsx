@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { formatCount } from '../profile-logic/format';
+import { visibleName } from '../profile-logic/names';
 import type { Derived } from '../selectors/derive';
 
 /** Show or hide threads by name; the keyboard way to what right-clicking a lane label does. */
@@ -54,7 +55,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
             <li key={name}>
               <label className="check">
                 <input type="checkbox" checked={!hidden.has(name)} onChange={() => onToggle(name)} />
-                <span className="thread-name">{name}</span>
+                <span className="thread-name">{visibleName(name)}</span>
                 <span className="count">{formatCount(count)}</span>
               </label>
             </li>

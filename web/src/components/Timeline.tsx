@@ -21,6 +21,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
 import { formatCount, formatMs, formatTime } from '../profile-logic/format';
+import { visibleName } from '../profile-logic/names';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
 import { subjectText } from '../profile-logic/subjects';
 import type { Derived } from '../selectors/derive';
@@ -399,7 +400,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       {hover && (
         <div className="tip" style={{ left: Math.min(hover.x + 14, window.innerWidth - 420), top: hover.y + 14 }} role="tooltip">
           {hover.lines.map((l, k) => (
-            <div key={k}>{l}</div>
+            <div key={k}>{visibleName(l)}</div>
           ))}
         </div>
       )}

@@ -10,6 +10,7 @@ import { firstReaching, type Intervals } from '../../profile-logic/intervals';
 import { gallopAtOrAfter } from '../../profile-logic/event-index';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
+import { visibleName } from '../../profile-logic/names';
 import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
 import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
@@ -322,7 +323,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.fillStyle = THEME.muted;
       g.fillText(cnt, LABEL_W - 8 - cw, y + 15);
       g.fillStyle = lane.matching ? THEME.text : THEME.muted;
-      let label = lane.label;
+      let label = visibleName(lane.label);
       const room = LABEL_W - 22 - cw;
       if (g.measureText(label).width > room) {
         while (label.length > 1 && g.measureText(`${label}…`).width > room) label = label.slice(0, -1);

@@ -1,0 +1,29 @@
+/**
+ * Names from a recording (threads, frames, paths, hosts, properties, event strings) as the page
+ * shows them. A recording is someone else's file: a name may carry control characters or bidi
+ * overrides that would rewrite what is around it. Those are drawn as visible escapes,
+ *
+ *   "evil\u202Egnp.exe"  →  "evil\u202egnp.exe"      (the override shown, not obeyed)
+ *   "line\nbreak\u0000"  →  "line\nbreak\u0000"     (as text: backslash, n, …)
+ *
+ * and everything else is left as it is. Names are inserted as text, never HTML, everywhere; the
+ * page also isolates them (unicode-bidi: isolate, <bdi>) so a right-to-left name stays inside
+ * its cell.
+ */
+
+// C0, DEL and C1 controls; ALM; LRM, RLM; LRE, RLE, PDF, LRO, RLO; LRI, RLI, FSI, PDI; line and
+// paragraph separators.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `s` with every control and bidi formatting character written as an escape. */
+export function visibleName(s: string): string {
+  return s.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Text of several lines (OS and CPU descriptions, decoded fields): visibleName line by line. */
+export function visibleText(s: string): string {
+  return s.split('\n').map(visibleName).join('\n');
+}
