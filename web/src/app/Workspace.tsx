@@ -10,7 +10,8 @@ import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kind
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useComparison, useDerived, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { LocksView } from '../components/Locks';
 import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
@@ -51,6 +52,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const comparison = useComparison(profile, deferred, d, state.view === 'compare');
   const subjects = useSubjects(profile, deferred, d, state.view === 'subjects');
   const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
+  const locks = useLocks(profile, deferred, d, state.view === 'locks');
+  const burst = useBurstDetail(profile, deferred, d, locks);
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
   // the flame graph's own scroll to its root, a passive effect, comes after it).
   const viewBody = useRef<HTMLDivElement>(null);
@@ -107,6 +110,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ['methods', 'Top methods'],
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['threads', 'Thread time'],
+    ['locks', 'Locks'],
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
@@ -334,6 +338,16 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} on={on} />}
             {!type?.deferred && state.view === 'subjects' && subjects && (
               <SubjectsTable profile={profile} derived={d} state={deferred} on={on} heading={subject.column} rows={subjects} />
+            )}
+            {state.view === 'locks' && locks && (
+              <LocksView
+                profile={profile}
+                rows={locks}
+                detail={burst}
+                clock={state.clock ? profile.info.startMs : null}
+                search={state.search}
+                onSelectBurst={(range, holder) => set({ range, pinnedThreads: holder ? [holder] : [] })}
+              />
             )}
             {!type?.deferred && state.view === 'threads' && threadTimes && (
               <ThreadTimeTable profile={profile} derived={d} state={deferred} on={on} noun={noun} rows={threadTimes} />

@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'compare' | 'recording';
+export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'compare' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -38,6 +38,8 @@ export interface ViewState {
   activity: 'auto' | 'count' | 'duration' | 'threads';
   /** Layers of the lanes the user turned off: 'samples' and wait kinds (waits.ts). */
   hiddenLayers: string[];
+  /** Threads whose lanes stay on top (a lock's holder, when its burst is chosen). */
+  pinnedThreads: string[];
   search: string;
   view: ActiveView;
 }
@@ -63,6 +65,7 @@ export const initialState: ViewState = {
   clock: false,
   activity: 'auto',
   hiddenLayers: [],
+  pinnedThreads: [],
   search: '',
   view: 'flame',
 };

@@ -20,7 +20,7 @@ export interface UrlExtras {
   fingerprint?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'compare', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -63,6 +63,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   if (state.clock) q.set('clock', '1');
   put('act', state.activity, 'auto');
   if (state.hiddenLayers.length) q.set('layers', state.hiddenLayers.join(','));
+  for (const t of state.pinnedThreads) q.append('pin', t);
   put('search', state.search);
   put('view', state.view, 'flame');
   return `?${q.toString()}`;
@@ -139,6 +140,7 @@ export function stateFromUrl(search: string): Parsed {
   else if (act !== null) notices.push(`Ignored an unknown activity weight “${act}”.`);
   const layers = q.get('layers');
   if (layers) s.hiddenLayers = layers.split(',').filter((x) => /^[a-z]+$/.test(x));
+  s.pinnedThreads = q.getAll('pin').filter((x) => x.length > 0);
   const view = q.get('view');
   if (view !== null) {
     if ((VIEWS as string[]).includes(view)) s.view = view as ActiveView;

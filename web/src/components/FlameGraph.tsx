@@ -102,7 +102,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
     chart.current = c;
     if (searchRef.current) c.search(searchRef.current);
     // The root sits at the bottom of a normal flame graph: start there.
-    const pane = div.closest('.view-body');
+    const pane = div.closest('.flame-pane, .view-body');
     if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
     return () => {
       chart.current = null;

@@ -13,7 +13,7 @@ export interface EventSummary {
   thread: string;
   state: string | null;
   subject: string | null;
-  /** "previous owner search-worker-3", "notified by main", or null. */
+  /** "handed over by search-worker-3 (…)", "notified by main", or null. */
   peer: string | null;
   /** Frame names, leaf first. */
   frames: string[];
@@ -33,7 +33,12 @@ export function summarize(profile: Profile, i: IndexIntoEvents, clock: number | 
     thread: threadName(profile, e.thread[i]),
     state: e.state[i] >= 0 ? profile.strings[e.state[i]] : null,
     subject: subjectText(profile, i),
-    peer: peerName === null ? null : type?.name === 'jdk.JavaMonitorWait' ? `notified by ${peerName}` : `previous owner ${peerName}`,
+    peer:
+      peerName === null
+        ? null
+        : type?.name === 'jdk.JavaMonitorWait'
+          ? `notified by ${peerName}`
+          : `handed over by ${peerName} (the previous owner; in a pile-up often another waiter: Locks names who held it)`,
     frames: e.stack[i] >= 0 ? stackNames(profile, e.stack[i]).reverse() : [],
   };
 }

@@ -33,6 +33,8 @@ export interface LaneOptions {
   hidden: ReadonlySet<string>;
   /** Per thread row, 1 when the thread filter keeps it; null keeps all. */
   threads?: Uint8Array | null;
+  /** Thread names whose lanes go on top, in this order (a lock's holder pins itself). */
+  pinned?: readonly string[];
 }
 
 /**
@@ -62,5 +64,14 @@ export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadC
   }
   if (opts.sort === 'samples') out.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
   else out.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
-  return out;
+  const pinned = opts.pinned ?? [];
+  if (pinned.length === 0) return out;
+  // Pinned lanes first, in pin order; a lane is pinned when one of its threads is.
+  const rank = (l: Lane) => {
+    const r = Math.min(...l.threads.map((t) => pinned.indexOf(profile.strings[profile.threads.name[t]])).filter((x) => x >= 0));
+    return Number.isFinite(r) ? r : Infinity;
+  };
+  const ranked = out.map((l, k) => ({ l, k, r: rank(l) }));
+  ranked.sort((a, b) => a.r - b.r || a.k - b.k);
+  return ranked.map((x) => x.l);
 }

@@ -38,8 +38,8 @@ export const WAIT_INFO: Record<WaitKind, WaitInfo> = {
   socket: { label: 'Socket I/O', title: 'In socket reads and writes', color: '#0c8599', contention: true },
 };
 
-/** Frames whose presence on a park's stack means a pool thread waiting for work. */
-const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|ScheduledThreadPoolExecutor\$DelayedWorkQueue\.take|SynchronousQueue\.(take|poll)|LinkedTransferQueue\.(take|poll))$/;
+/** Frames whose presence on a park's stack mean a thread waiting for work: a pool's worker, a queue's consumer. */
+const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|ScheduledThreadPoolExecutor\$DelayedWorkQueue\.(take|poll)|(SynchronousQueue|LinkedTransferQueue|ArrayBlockingQueue|LinkedBlockingQueue|LinkedBlockingDeque|PriorityBlockingQueue|DelayQueue)\.(take|poll|takeFirst|pollFirst))$/;
 /** Parked-on classes that only ever idle: a hand-off queue waiting for its other side. */
 const IDLE_CLASS = /^java\.util\.concurrent\.(SynchronousQueue\$|LinkedTransferQueue|ForkJoinPool)/;
 const JOIN_FRAME = /^java\.lang\.Thread\.join$/;

@@ -8,7 +8,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
-import { compareMethods, diffTree, type Rise } from '../profile-logic/compare';
+import { compareMethods, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
@@ -16,6 +16,7 @@ import { formatWeight } from '../profile-logic/format';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
+import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
@@ -148,8 +149,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
-    () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads }),
-    [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered],
+    () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads, pinned: s.pinnedThreads }),
+    [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered, s.pinnedThreads],
   );
   const selectedCount = useMemo(() => countInRange(profile, cums.parts, s.range), [profile, cums, s.range]);
   const select = useCallback(() => selectInRanges(profile, cums.parts, s.range), [profile, cums, s.range]);
@@ -181,37 +182,55 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
 }
 
 export interface Comparison {
-  /** Methods whose share rose most, by s.methodSort. */
+  /** Every method's change, total and self, by score (empty when a side holds too few events). */
   rises: Rise[];
-  /** The selection's tree coloured by change (only when the comparison shows as a flame graph). */
-  tree: CallNode | null;
+  /** Weight and events of the selection (a) and the baseline (b). */
+  totals: Totals;
+  /** Both sides hold enough events to compare (compare.ts MIN_EVENTS). */
+  enough: boolean;
+  /** The selection's tree, each frame with its method's change (only when shown as a flame graph). */
+  tree: DiffNode | null;
 }
 
 /** What rose in the selection against the baseline (or the rest): methods, and the tree. */
 export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Comparison | null {
   // Per-stack weights of the baseline: the range set aside, or everything outside the selection.
-  const baseWeights = useMemo(() => {
-    if (!enabled || (!s.range && !s.baseline)) return null;
-    if (s.baseline) return weightsInRange(profile, d.cums.parts, s.baseline, d.weightMode);
-    // The whole recording's weights minus the selection's.
-    const rest = weightsInRange(profile, d.cums.parts, null, d.weightMode);
-    for (let k = 0; k < rest.length; k++) {
-      const v = rest[k] - d.weights[k];
-      rest[k] = v > 1e-9 * rest[k] ? v : 0; // no float residue where the selection held it all
-    }
-    return rest;
-  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled]);
-  const rises = useMemo(
-    () => (baseWeights ? compareMethods(profile, d.weights, baseWeights, s.methodSort) : null),
-    [profile, d.weights, baseWeights, s.methodSort],
+  const baseOf = useCallback(
+    (selected: Float64Array, mode: WeightMode) => {
+      if (s.baseline) return weightsInRange(profile, d.cums.parts, s.baseline, mode);
+      // The whole recording's weights minus the selection's.
+      const rest = weightsInRange(profile, d.cums.parts, null, mode);
+      for (let k = 0; k < rest.length; k++) {
+        const v = rest[k] - selected[k];
+        rest[k] = v > 1e-9 * rest[k] ? v : 0; // no float residue where the selection held it all
+      }
+      return rest;
+    },
+    [profile, s.baseline, d.cums],
   );
+  const sides = useMemo(() => {
+    if (!enabled || (!s.range && !s.baseline)) return null;
+    const base = baseOf(d.weights, d.weightMode);
+    // Bytes and durations are tested on the events under each method: count them per stack too.
+    if (d.weightMode === 'samples' || d.weightMode === 'events') return { base, selCounts: d.weights, baseCounts: base };
+    const selCounts = weightsInRange(profile, d.cums.parts, s.range, 'events');
+    return { base, selCounts, baseCounts: baseOf(selCounts, 'events') };
+  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled, baseOf]);
+  const methods = useMemo(
+    () => (sides ? compareMethods(profile, d.weights, sides.base, sides.selCounts, sides.baseCounts) : null),
+    [profile, d.weights, sides],
+  );
+  const enough = methods ? enoughEvents(methods.totals) : false;
   const tree = useMemo(() => {
-    if (!baseWeights || s.compareAs !== 'flame') return null;
+    if (!methods || !enough || s.compareAs !== 'flame') return null;
     // The selection's tree is d.tree (built with the same weights and direction), renamed.
-    const base = (s.inverted ? invertedTree : callTree)(profile, baseWeights, 'baseline');
-    return { ...diffTree(d.tree, base), name: `selection · ${formatWeight(d.totalWeight, d.weightMode)}` };
-  }, [profile, d.tree, d.totalWeight, d.weightMode, baseWeights, s.compareAs, s.inverted]);
-  return useMemo(() => (rises ? { rises, tree } : null), [rises, tree]);
+    const named = { ...d.tree, name: `selection · ${formatWeight(d.totalWeight, d.weightMode)}` };
+    return diffTree(named, methods.rows, s.methodSort, (n) => profile.strings[n]);
+  }, [profile, d.tree, d.totalWeight, d.weightMode, methods, enough, s.compareAs, s.methodSort]);
+  return useMemo(
+    () => (methods ? { rises: enough ? methods.rows : [], totals: methods.totals, enough, tree } : null),
+    [methods, enough, tree],
+  );
 }
 
 /** The selection by subject, or by object instance for lock waits and parks (the subjects view). */
@@ -230,4 +249,35 @@ export function useThreadTimes(profile: Profile, s: ViewState, d: Derived, enabl
     () => (enabled ? threadTimes(profile, d.waits, d.cums.byThread, d.filtered.threads, from, to) : null),
     [profile, d.waits, d.cums, d.filtered, from, to, enabled],
   );
+}
+
+/** Lock blame for the selection: bursts of waits per monitor or parked-on object, with holders (the Locks view). */
+export function useLocks(profile: Profile, s: ViewState, d: Derived, enabled: boolean): LockRow[] | null {
+  return useMemo(
+    () => (enabled ? lockRows(profile, lockBursts(profile, d.index, d.kinds, s.range, (t) => t < 0 || d.filtered.threads[t] === 1)) : null),
+    [profile, d.index, d.kinds, d.filtered, s.range, enabled],
+  );
+}
+
+export interface BurstDetail {
+  burst: Burst;
+  /** What the holder ran during the burst (its samples); null when the holder is unknown. */
+  holderTree: CallNode | null;
+  /** The waiters' stacks at the wait, weighed by wait time. */
+  waitersTree: CallNode;
+  /** Threads on CPU meanwhile that were not waiting (the evidence when no holder is known). */
+  onCpu: { thread: number; samples: number }[];
+}
+
+/** The burst the selection is (its range equals the burst's), with what its holder ran. */
+export function useBurstDetail(profile: Profile, s: ViewState, d: Derived, rows: LockRow[] | null): BurstDetail | null {
+  return useMemo(() => {
+    const r = s.range;
+    if (!rows || !r) return null;
+    const burst = rows.flatMap((row) => row.bursts).find((b) => Math.abs(b.start - r[0]) < 1e-6 && Math.abs(b.end - r[1]) < 1e-6);
+    if (!burst) return null;
+    const types = sampleTypesOf(profile);
+    const holderTree = burst.holder >= 0 ? callTree(profile, threadWeights(profile, d.index, burst.holder, burst.start, burst.end, types), 'holder') : null;
+    return { burst, holderTree, waitersTree: callTree(profile, waiterWeights(profile, burst), 'waiters'), onCpu: onCpuDuring(profile, d.index, burst, types).slice(0, 5) };
+  }, [profile, s.range, d.index, rows]);
 }

@@ -16,6 +16,8 @@ export interface Ev {
   subject?: string;
   /** Monitor address, bytes read… */
   value?: number;
+  /** The other thread (previous owner of a monitor, notifier): a thread row. */
+  peer?: number;
 }
 
 export function buildProfile(types: { name: string; kind: EventKind }[], threads: string[], events: Ev[]): Profile {
@@ -82,6 +84,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     ev.state[i] = e.state ? intern(e.state) : -1;
     ev.subject[i] = e.subject ? intern(e.subject) : -1;
     if (e.value !== undefined) ev.value[i] = e.value;
+    if (e.peer !== undefined) ev.peer[i] = e.peer;
   });
   const threadName = Int32Array.from(threads.map(intern));
   const fn = Int32Array.from(frameName);

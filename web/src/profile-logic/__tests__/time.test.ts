@@ -130,13 +130,14 @@ describe('threads waiting over time', () => {
       { type: 3, t: 0, thread: 1, stack: 'run;java.util.concurrent.ThreadPoolExecutor.getTask;park', duration: 5, subject: 'java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject' },
       { type: 3, t: 0, thread: 1, stack: 'run;lock;park', duration: 5, subject: 'java.util.concurrent.locks.ReentrantLock$NonfairSync' },
       { type: 3, t: 0, thread: 1, stack: 'run;take;park', duration: 5, subject: 'java.util.concurrent.SynchronousQueue$TransferStack' },
+      { type: 3, t: 0, thread: 1, stack: 'run;java.util.concurrent.ArrayBlockingQueue.poll;awaitNanos;park', duration: 5, subject: 'java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject' },
       { type: 4, t: 0, thread: 1, stack: null, duration: 5 },
       { type: 5, t: 0, thread: 1, stack: null, duration: 5 },
       { type: 6, t: 0, thread: 1, stack: null, duration: 5 },
       { type: 0, t: 0, thread: 1, stack: 'run' },
     ]);
     const k = waitKinds(q);
-    expect(Array.from({ length: q.events.length }, (_, i) => waitKindOf(k, i))).toEqual(['monitor', 'wait', 'join', 'join', 'idle', 'park', 'idle', 'socket', 'file', 'sleep', null]);
+    expect(Array.from({ length: q.events.length }, (_, i) => waitKindOf(k, i))).toEqual(['monitor', 'wait', 'join', 'join', 'idle', 'park', 'idle', 'idle', 'socket', 'file', 'sleep', null]);
     const tracks = waitTracks(q, indexEvents(q), k);
     expect(covered(tracks.join[0], 0, 10)).toBe(5);
     expect(covered(tracks.monitor[1], 0, 10)).toBe(0);

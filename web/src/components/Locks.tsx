@@ -1,0 +1,137 @@
+/**
+ * Who held the lock while everyone waited: each monitor or parked-on object with its bursts of
+ * overlapping waits, the holder (the first grant's previous owner), and for the chosen burst
+ * what the holder ran meanwhile beside the waiters' stacks at the wait.
+ */
+import type { Profile } from '../columns/profile';
+import type { Burst, LockRow } from '../profile-logic/locks';
+import { formatMs } from '../profile-logic/format';
+import type { BurstDetail } from '../selectors/derive';
+import { FlameGraph } from './FlameGraph';
+
+interface Props {
+  profile: Profile;
+  rows: LockRow[];
+  detail: BurstDetail | null;
+  /** Times read as the clock (UTC): epoch ms of the start, else null. */
+  clock: number | null;
+  search: string;
+  /** Select the burst's time range and pin its holder's lane on top. */
+  onSelectBurst: (range: [number, number], holder: string | null) => void;
+}
+
+const name = (profile: Profile, t: number) => profile.strings[profile.threads.name[t]];
+
+/** Why a burst names no holder. */
+function unknownHolder(b: Burst): string {
+  return b.kind === 'park'
+    ? 'unknown: JFR records no owner for java.util.concurrent locks'
+    : 'unknown: this recording gives no previous owner (async-profiler lock events carry none)';
+}
+
+function holderText(profile: Profile, b: Burst): string {
+  if (b.holder < 0) return unknownHolder(b);
+  const grants = b.chainOk + b.chainBroken;
+  const chain = grants === 0 ? '' : b.chainBroken === 0 ? ` (chain of ${grants + 1} grants checks)` : ` (chain broken at ${b.chainBroken} of ${grants + 1} grants: waits under the threshold are missing, or the holder is uncertain)`;
+  return `${name(profile, b.holder)}${chain}`;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)}`;
+
+export function LocksView({ profile, rows, detail, clock, search, onSelectBurst }: Props) {
+  if (rows.length === 0) {
+    return <p className="hint">No waits on a monitor or a java.util.concurrent lock overlap the selection (idle pool parks, Object.wait and sleeps are not contention).</p>;
+  }
+  const sel = detail?.burst;
+  return (
+    <div className="locks">
+      <div className="locks-table">
+        <p className="hint">
+          Waits on one object that overlap form a burst; the waiters are granted one after another, and the first grant&apos;s previous owner held
+          the monitor through the burst. Choose a burst to select it and pin its holder&apos;s lane on top.
+        </p>
+        <table aria-label="Locks" className="grid">
+          <thead>
+            <tr>
+              <th>Monitor or lock</th>
+              <th className="num">Bursts</th>
+              <th className="num">Waits</th>
+              <th className="num">Waiters</th>
+              <th className="num" title="All the wait of the bursts that overlap the selection">Wait</th>
+              <th className="num" title="The part of that wait inside the selection">Wait in range</th>
+              <th>Holder</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, 200).flatMap((r) => [
+              <tr key={`${r.kind}:${r.cls}:${r.address}`} className="group">
+                <td className="name">{r.label}</td>
+                <td className="num">{r.bursts.length}</td>
+                <td className="num">{r.waits.toLocaleString('en-US')}</td>
+                <td className="num">{r.waiters}</td>
+                <td className="num">{formatMs(r.total)}</td>
+                <td className="num">{formatMs(r.clipped)}</td>
+                <td>
+                  {r.holders
+                    .map((h) => (h.thread >= 0 ? `${name(profile, h.thread)} (${h.bursts} of ${r.bursts.length})` : `${unknownHolder(r.bursts[0])} (${h.bursts})`))
+                    .join(', ')}
+                </td>
+              </tr>,
+              ...r.bursts.slice(0, 30).map((b) => {
+                const chosen = b === sel;
+                const range = clock === null ? `${secs(b.start)}–${secs(b.end)} s` : `+${secs(b.start)} s`;
+                return (
+                  <tr key={`${r.kind}:${r.cls}:${r.address}:${b.start}`} className={chosen ? 'selected burst' : 'burst'}>
+                    <td className="name">
+                      <button type="button" className="link" aria-pressed={chosen} onClick={() => onSelectBurst([b.start, b.end], b.holder >= 0 ? name(profile, b.holder) : null)}>
+                        burst {range}
+                      </button>
+                    </td>
+                    <td className="num" />
+                    <td className="num">{b.waits.length}</td>
+                    <td className="num">{b.waiters}</td>
+                    <td className="num">{formatMs(b.total)}</td>
+                    <td className="num">{formatMs(b.clipped)}</td>
+                    <td>{holderText(profile, b)}</td>
+                  </tr>
+                );
+              }),
+            ])}
+          </tbody>
+        </table>
+      </div>
+      {detail && (
+        <div className="locks-detail">
+          {detail.holderTree ? (
+            <section aria-label="What the holder ran">
+              <h3>
+                What {name(profile, detail.burst.holder)} ran during the burst ({formatMs(detail.burst.end - detail.burst.start)})
+              </h3>
+              {detail.holderTree.value > 0 ? (
+                <div className="flame-pane">
+                  <FlameGraph tree={detail.holderTree} mode="samples" inverted={false} search={search} />
+                </div>
+              ) : (
+                <p className="hint">No samples of it in the burst (it may have been off CPU: see its lane).</p>
+              )}
+            </section>
+          ) : (
+            <section aria-label="On CPU meanwhile">
+              <h3>The recording cannot tell who held it</h3>
+              <p className="hint">
+                {unknownHolder(detail.burst)}. On CPU meanwhile, not waiting on it:{' '}
+                {detail.onCpu.length ? detail.onCpu.map((c) => `${name(profile, c.thread)} (${c.samples} samples)`).join(', ') : 'no thread has samples'}.
+              </p>
+            </section>
+          )}
+          <section aria-label="Waiters' stacks">
+            <h3>The waiters&apos; stacks at the wait</h3>
+            <div className="flame-pane">
+              <FlameGraph tree={detail.waitersTree} mode="duration" inverted={false} search={search} />
+            </div>
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}
