@@ -7,13 +7,15 @@
  *   to the live chart (no rebuild per keystroke or resize)
  *
  * Click a frame to zoom into it (and choose its method); the root resets the zoom. A comparison's
- * tree (diffTree) is drawn with `diff`: each frame red where its share rose against the
- * baseline, blue where it fell, the deeper the colour the larger the change.
+ * tree (diffTree) is drawn with `diff`: each frame coloured by its method's row of the table
+ * (compare.ts direction at `level`): red where it rose, blue where it fell, the deeper the colour
+ * the larger the change; grey where the change is not significant.
  */
 import flamegraph, { tooltip, type FlameGraph as Chart, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3';
 import { useEffect, useRef } from 'react';
 import type { CallNode } from '../profile-logic/calltree';
+import { direction, formatP, type DiffNode } from '../profile-logic/compare';
 import { formatPercent, formatWeight } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
 import type { WeightMode } from '../profile-logic/kinds';
@@ -25,14 +27,16 @@ interface Props {
   inverted: boolean;
   search: string;
   onSelect?: (name: string) => void;
-  /** Colour by change of share (CallNode.delta) instead of frame kind. */
+  /** Colour by the method's change (DiffNode.change) instead of frame kind. */
   diff?: boolean;
+  /** In a diff: the significance level under which a change is coloured. */
+  level?: number;
 }
 
-/** The largest change of share below the root, so the strongest colour marks it. */
-function maxDelta(n: CallNode, depth = 0): number {
-  let m = depth > 0 ? Math.abs(n.delta ?? 0) : 0;
-  for (const c of n.children) m = Math.max(m, maxDelta(c, depth + 1));
+/** The largest significant change below the root, so the strongest colour marks it. */
+function maxDelta(n: DiffNode, level: number): number {
+  let m = n.change && direction(n.change, level) !== 0 ? Math.abs(n.change.delta) : 0;
+  for (const c of n.children) m = Math.max(m, maxDelta(c, level));
   return m;
 }
 
@@ -49,7 +53,7 @@ const pt = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)} pt`;
 
 const ROOT_COLOR = '#dee2e6';
 
-export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = false }: Props) {
+export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = false, level = 0.01 }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<CallNode> | null>(null);
   const onSelectRef = useRef(onSelect);
@@ -65,15 +69,18 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
     div.replaceChildren();
     if (tree.value <= 0) return;
     const total = tree.value;
-    const scale = diff ? maxDelta(tree) || 1 : 1;
+    const scale = diff ? maxDelta(tree as DiffNode, level) || 1 : 1;
     const tip = tooltip.defaultFlamegraphTooltip().text((d) => {
-      const n = d.data as CallNode;
+      const n = d.data as DiffNode;
+      const c = n.change;
       if (d.depth === 0) return `${formatWeight(n.value, mode)} in the selection`;
       return [
         visibleName(n.name),
         `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of selection)`,
         `self  ${formatWeight(n.self, mode)}  (${formatPercent(n.self, total)})`,
-        diff ? `share ${formatPercent(n.value, total)}, baseline ${formatPercent(n.baseShare ?? 0, 1)}: ${pt(n.delta ?? 0)}` : '',
+        diff && c
+          ? `the method in all: ${formatWeight(c.a, mode)} of the selection (${formatPercent(c.share, 1)}), ${formatWeight(c.b, mode)} of the baseline (${formatPercent(c.baseShare, 1)}): ${pt(c.delta)}, p = ${formatP(c.p)}${direction(c, level) === 0 ? ' (not significant)' : ''}`
+          : '',
         FRAME_KIND_NAME[n.kind] ?? '',
       ]
         .filter((l) => l !== '')
@@ -91,7 +98,11 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       .setColorMapper((d: FlameNode<CallNode>, original: string) => {
         if ((d as unknown as { highlight?: boolean }).highlight) return '#e64980';
         if (d.depth === 0) return ROOT_COLOR;
-        if (diff) return diffColor((d.data.delta ?? 0) / scale);
+        if (diff) {
+          const c = (d.data as DiffNode).change;
+          const dir = c ? direction(c, level) : 0;
+          return dir === 0 ? diffColor(0) : diffColor((dir * Math.max(0.02, Math.abs(c!.delta))) / scale);
+        }
         return FRAME_COLOR[d.data.kind] ?? original;
       })
       .setSearchMatch((d, term) => term !== '' && d.data.name.toLowerCase().includes(term.toLowerCase()))
@@ -109,7 +120,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
     };
-  }, [tree, mode, inverted, diff]);
+  }, [tree, mode, inverted, diff, level]);
 
   useEffect(() => {
     const c = chart.current;
