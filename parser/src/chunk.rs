@@ -167,13 +167,11 @@ impl<'a> Chunk<'a> {
         self.pools.get_or_init(|| self.index_pools())
     }
 
-    /// Errors met while indexing the pools (the chunk stays usable; entries after the damage
-    /// resolve to "unknown").
+    /// Errors met indexing the pools (the chunk stays usable; entries after the damage resolve
+    /// to "unknown"). Indexes them if no event has yet: a pass that resolves nothing (a count)
+    /// reports the same errors as one that resolves everything.
     pub fn pool_errors(&self) -> &[Error] {
-        match self.pools.get() {
-            Some(p) => &p.errors,
-            None => &[],
-        }
+        &self.pools().errors
     }
 
     /// Walk event headers: calls `f(pos, size, type_id)` for each event; stops at the first

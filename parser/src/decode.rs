@@ -29,20 +29,18 @@ fn register_type(c: &crate::metadata::ClassDesc, rec: &mut Recording) -> u32 {
     rec.type_row(&c.name, c.label.as_deref(), EventKind::of(&c.name), c.field("stackTrace").is_some())
 }
 
-/// Add a row to `rec.types` for every event type `md` declares, as [`decode_chunk`] does.
-pub(crate) fn register_types(md: &crate::metadata::Metadata, rec: &mut Recording) {
-    for c in md.classes.iter().filter(|c| c.is_event()) {
-        register_type(c, rec);
-    }
-}
-
 /// Decode one chunk into `rec`. Errors inside single events are recorded and the event
 /// skipped by its size; an error in the event headers stops the chunk there.
 ///
 /// Which types get rows: none in a [`crate::Pass::Count`]; with `only`, the types it names,
 /// whatever their fields in this chunk; else every type of a known kind or with a stack trace
-/// in this chunk or in any chunk met before (`rec.types`). Types are identified by name, never
-/// by this chunk's type ids: two chunks may number and lay out the same type differently.
+/// in this chunk or in any chunk met before (`rec.types`), unless events of it already went by
+/// without rows (a chunk declared it without a stack trace, and none before with one): a type
+/// has rows for all its events or none, and what a pass decodes depends only on the chunks up
+/// to this one, so a file decoded whole and chunk by chunk gives the same rows. (Such a type
+/// gets every row when asked for by name: the count pass says it has a stack.) Types are
+/// identified by name, never by this chunk's type ids: two chunks may number and lay out the
+/// same type differently.
 pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass) {
     decode_chunk_with(chunk, rec, only, pass, true)
 }
@@ -68,7 +66,10 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         let wanted = match (pass, only) {
             (crate::Pass::Count, _) => false,
             (_, Some(names)) => names.contains(&c.name),
-            (_, None) => kind != EventKind::Other || rec.types[ty as usize].has_stack,
+            (_, None) => {
+                let t = &rec.types[ty as usize];
+                kind != EventKind::Other || (t.has_stack && (t.decoded || t.count == 0))
+            }
         };
         let plan = if wanted {
             rec.types[ty as usize].decoded = true;

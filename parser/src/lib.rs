@@ -199,33 +199,21 @@ pub fn parse(data: &[u8], opts: &Options) -> Recording {
 /// Decode the chunks in `data`, a slice of a file starting at absolute offset `base` with
 /// chunk number `first`, into `rec`. A truncation is reported before the chunk's own errors.
 ///
-/// Every chunk's metadata is read before any events, so that a type with a stack trace in one
-/// chunk (a JDK chunk of an async-profiler jfrsync recording) gets rows in all of them, even
-/// from a chunk that declares it without one.
+/// Chunks are decoded one after the other, each knowing only the chunks before it (see
+/// `decode_chunk` for which types get rows): the same call per chunk gives the same rows. A
+/// type with a stack trace in one chunk (the JDK chunk of an async-profiler jfrsync recording)
+/// has rows in the chunks after it even where they declare it without one.
 pub fn parse_into(data: &[u8], base: u64, first: usize, opts: &Options, rec: &mut Recording) {
     let (headers, err) = header::chunk_headers_at(data, base, first);
     let n = headers.len();
-    let opened: Vec<(ChunkHeader, Result<Chunk<'_>>)> = headers
-        .into_iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let pos = ((h.offset - base) as usize).min(data.len());
-            let c = Chunk::from_bytes(&data[pos..], h.clone(), first + i);
-            (h, c)
-        })
-        .collect();
-    if opts.pass == Pass::Full && opts.only.is_none() {
-        for c in opened.iter().filter_map(|(_, c)| c.as_ref().ok()) {
-            decode::register_types(&c.md, rec);
-        }
-    }
-    for (i, (h, c)) in opened.into_iter().enumerate() {
+    for (i, h) in headers.into_iter().enumerate() {
         if i + 1 == n && opts.pass != Pass::Rows {
             if let Some(e) = err.clone().filter(|e| matches!(e.kind(), ErrorKind::Truncated { .. })) {
                 rec.errors.push(e);
             }
         }
-        decode_opened(c, h, opts, rec);
+        let pos = ((h.offset - base) as usize).min(data.len());
+        parse_chunk_bytes(&data[pos..], h, first + i, opts, rec);
     }
     if let Some(e) = err.filter(|e| opts.pass != Pass::Rows && !matches!(e.kind(), ErrorKind::Truncated { .. })) {
         rec.errors.push(e);

@@ -158,15 +158,33 @@ fn chunks_that_number_types_differently_give_every_event_of_each_type() {
     use crate::{parse_chunk_bytes, Pass};
     let (a, b) = renumbered_chunks();
     let want_settings = vec![" 3".to_string(), "Main.main;Main.work 2".to_string()];
-    for data in [[a.clone(), b.clone()].concat(), [b.clone(), a.clone()].concat()] {
+    for (data, stack_first) in [([a.clone(), b.clone()].concat(), true), ([b.clone(), a.clone()].concat(), false)] {
         let rec = parse(&data, &Options::default());
         assert!(rec.errors.is_empty(), "{:?}", rec.errors);
         let count = |rec: &crate::Recording, t: &str| rec.types[rec.type_index[t] as usize].count;
         let rows = |rec: &crate::Recording, t: &str| rec.events.ty.iter().filter(|&&x| x == rec.type_index[t]).count();
         assert_eq!((count(&rec, "jdk.ExecutionSample"), count(&rec, "jdk.ActiveSetting")), (3, 5));
-        assert_eq!((rows(&rec, "jdk.ExecutionSample"), rows(&rec, "jdk.ActiveSetting")), (3, 5));
         assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.work 3"]);
-        assert_eq!(lines(&rec, "jdk.ActiveSetting"), want_settings);
+        let setting = &rec.types[rec.type_index["jdk.ActiveSetting"] as usize];
+        assert!(setting.has_stack);
+        if stack_first {
+            // The stackless chunk comes after the one with a stack trace: every event a row.
+            assert_eq!((rows(&rec, "jdk.ExecutionSample"), rows(&rec, "jdk.ActiveSetting")), (3, 5));
+            assert_eq!(lines(&rec, "jdk.ActiveSetting"), want_settings);
+        } else {
+            // Three settings went by without rows before a chunk declared a stack trace: a
+            // sequential pass gives the type no rows rather than 2 of 5 (by name: all 5, below).
+            assert_eq!((rows(&rec, "jdk.ExecutionSample"), rows(&rec, "jdk.ActiveSetting")), (3, 0));
+            assert!(!setting.decoded);
+        }
+        // Chunk by chunk, the same rows.
+        let mut split = crate::Recording::default();
+        let (headers, _) = crate::header::chunk_headers(&data);
+        for (i, h) in headers.iter().enumerate() {
+            let end = (h.offset + h.size) as usize;
+            crate::parse_into(&data[h.offset as usize..end], h.offset, i, &Options::default(), &mut split);
+        }
+        assert_eq!(split.events.ty, rec.events.ty);
         assert_eq!(rec.threads.len(), 1);
         // Each chunk's setting ids name jdk.ExecutionSample in that chunk's numbering.
         assert_eq!(rec.info.settings.len(), 4);
