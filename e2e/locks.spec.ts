@@ -50,3 +50,19 @@ test('Locks names the holder of the Index monitor and shows what it ran', async 
   await expect(page.getByRole('tooltip')).toContainText('index-merger');
   await expect(page).toHaveURL(/pin=index-merger/);
 });
+
+test('Findings say who held the lock during a hold, and link to Locks', async ({ page }) => {
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures', FILE));
+  await expect(page.getByRole('status')).toContainText('selected');
+  const [a, b] = holds()[1];
+  await page.getByLabel('Selected range').fill(`${((a + 50) / 1000).toFixed(3)}-${((b - 50) / 1000).toFixed(3)}`);
+  await page.getByLabel('Selected range').press('Enter');
+  await page.getByRole('tab', { name: 'Findings' }).click();
+  const list = page.getByRole('list', { name: 'Findings' });
+  const lock = list.getByRole('listitem').filter({ hasText: 'monitor held by index-merger' });
+  await expect(lock).toContainText(/threads waited .* on one SearchService\$Index @ 0x[0-9a-f]+ monitor held by index-merger, which ran SearchService\$Index\.mergeSegments/);
+  await lock.getByRole('button', { name: 'Show in Locks' }).click();
+  await expect(page.getByRole('tab', { name: 'Locks' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('table', { name: 'Locks' })).toContainText('index-merger');
+});

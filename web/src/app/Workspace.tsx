@@ -10,7 +10,8 @@ import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kind
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useBurstDetail, useComparison, useDerived, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useFindings, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
 import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
@@ -54,6 +55,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
   const locks = useLocks(profile, deferred, d, state.view === 'locks');
   const burst = useBurstDetail(profile, deferred, d, locks);
+  const found = useFindings(profile, deferred, d, state.view === 'findings');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
   // the flame graph's own scroll to its root, a passive effect, comes after it).
   const viewBody = useRef<HTMLDivElement>(null);
@@ -111,6 +113,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['threads', 'Thread time'],
     ['locks', 'Locks'],
+    ['findings', 'Findings'],
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
@@ -338,6 +341,13 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} on={on} />}
             {!type?.deferred && state.view === 'subjects' && subjects && (
               <SubjectsTable profile={profile} derived={d} state={deferred} on={on} heading={subject.column} rows={subjects} />
+            )}
+            {state.view === 'findings' && found && (
+              <FindingsView
+                findings={found}
+                ranged={deferred.range !== null}
+                onShow={(f) => set({ view: f.view, ...(f.range ? { range: f.range } : {}), ...(f.pin ? { pinnedThreads: [f.pin] } : {}) })}
+              />
             )}
             {state.view === 'locks' && locks && (
               <LocksView

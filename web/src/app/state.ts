@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'compare' | 'recording';
+export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'compare' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */

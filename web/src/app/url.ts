@@ -20,7 +20,7 @@ export interface UrlExtras {
   fingerprint?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'compare', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;

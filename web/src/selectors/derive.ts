@@ -16,6 +16,7 @@ import { formatWeight } from '../profile-logic/format';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
+import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
@@ -280,4 +281,13 @@ export function useBurstDetail(profile: Profile, s: ViewState, d: Derived, rows:
     const holderTree = burst.holder >= 0 ? callTree(profile, threadWeights(profile, d.index, burst.holder, burst.start, burst.end, types), 'holder') : null;
     return { burst, holderTree, waitersTree: callTree(profile, waiterWeights(profile, burst), 'waiters'), onCpu: onCpuDuring(profile, d.index, burst, types).slice(0, 5) };
   }, [profile, s.range, d.index, rows]);
+}
+
+/** What stands out in the selection, in words (the Findings view). */
+export function useFindings(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Finding[] | null {
+  return useMemo(() => {
+    if (!enabled) return null;
+    const keep = (t: number) => t < 0 || d.filtered.threads[t] === 1;
+    return findings(profile, s.range, { index: d.index, bursts: lockBursts(profile, d.index, d.kinds, s.range, keep), waits: d.waits, threads: d.filtered.threads, gc: d.gc });
+  }, [profile, s.range, d.index, d.kinds, d.waits, d.filtered, d.gc, enabled]);
 }

@@ -1,0 +1,85 @@
+/**
+ * Findings in words: each sentence's numbers from hand-built events, and on a JDK recording the
+ * sentence for a scheduled hold names the monitor, its holder and what the holder ran.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeInNode } from '../../engine/node';
+import { indexEvents } from '../event-index';
+import { findings, gcFinding, ioFindings, quantile } from '../findings';
+import { gcEvents } from '../intervals';
+import { lockBursts } from '../locks';
+import { waitKinds, waitTracks } from '../waits';
+import { buildProfile, type Ev } from './build';
+
+describe('findings from hand-built events', () => {
+  it('quantiles by nearest rank', () => {
+    expect(quantile([5, 1, 4, 2, 3], 0.95)).toBe(5);
+    expect(quantile([5, 1, 4, 2, 3], 0.5)).toBe(3);
+    expect(quantile([], 0.5)).toBeNaN();
+  });
+
+  it('says file reads got slower only when p95 at least doubles with 20 events a side', () => {
+    const types = [{ name: 'jdk.FileRead', kind: 'io' as const }];
+    const evs: Ev[] = [];
+    for (let k = 0; k < 40; k++) evs.push({ type: 0, t: k * 10, thread: 0, stack: null, duration: 2 }); // 0–400 ms: 2 ms reads
+    for (let k = 0; k < 30; k++) evs.push({ type: 0, t: 1000 + k * 10, thread: 0, stack: null, duration: 9 }); // 1000–1300: 9 ms
+    const p = buildProfile(types, ['io'], evs);
+    const f = ioFindings(p, indexEvents(p), [1000, 1400], Uint8Array.from([1]));
+    expect(f.map((x) => x.text)).toEqual(['jdk.FileRead took 4.5× longer than in the rest of the recording (p95 9.0 ms vs 2.0 ms, 30 against 40 events).']);
+    expect(ioFindings(p, indexEvents(p), [0, 400], Uint8Array.from([1]))).toEqual([]);
+  });
+
+  it('gives the share of the range GC pauses cover, overlapping pauses once', () => {
+    const types = [{ name: 'jdk.GarbageCollection', kind: 'gc' as const }];
+    const p = buildProfile(types, ['x'], [
+      { type: 0, t: 100, thread: -1, stack: null, duration: 50 },
+      { type: 0, t: 120, thread: -1, stack: null, duration: 50 },
+      { type: 0, t: 900, thread: -1, stack: null, duration: 5 },
+    ]);
+    const gc = gcEvents(p, indexEvents(p));
+    expect(gcFinding(p, gc, [0, 1000])?.text).toBe('GC pauses cover 8% of the range (75.0 ms).');
+    expect(gcFinding(p, gc, [500, 1000])).toBeNull();
+  });
+});
+
+function holds(name: string, startMs: number): [number, number][] {
+  return readFileSync(resolve(__dirname, `../../../../fixtures/expected/${name}.schedule.tsv`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((r) => r[0] === 'hold')
+    .map((r) => [Number(BigInt(r[2]) / 1000n) / 1000 - startMs, Number(BigInt(r[3]) / 1000n) / 1000 - startMs]);
+}
+
+describe('findings on a JDK recording', () => {
+  const name = 'jdk17-profile.jfr';
+  const p = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, `../../../../fixtures/${name}`))));
+  const index = indexEvents(p);
+  const kinds = waitKinds(p);
+  const inputs = (range: [number, number]) => ({
+    index,
+    bursts: lockBursts(p, index, kinds, range),
+    waits: waitTracks(p, index, kinds),
+    threads: new Uint8Array(p.threads.length).fill(1),
+    gc: gcEvents(p, index),
+  });
+
+  it('names the monitor, its holder and what it ran during a scheduled hold', () => {
+    const [a, b] = holds(name, p.info.startMs)[1];
+    const f = findings(p, [a + 50, b - 50], inputs([a + 50, b - 50]));
+    const lock = f.find((x) => x.view === 'locks');
+    expect(lock?.text).toMatch(/^[678] threads waited .* on one SearchService\$Index @ 0x[0-9a-f]+ monitor held by index-merger, which ran SearchService\$Index\.mergeSegments \((\d+)% of its samples\) meanwhile\.$/);
+    expect(Number(/\((\d+)% of its samples/.exec(lock!.text)![1])).toBeGreaterThan(50);
+    expect(lock?.pin).toBe('index-merger');
+    expect(f.some((x) => /threads were held up on average in the range \(mostly monitor\)/.test(x.text))).toBe(true);
+  });
+
+  it('finds no pile-up in a calm stretch', () => {
+    const [, b] = holds(name, p.info.startMs)[0];
+    const calm: [number, number] = [b + 200, b + 700];
+    const f = findings(p, calm, inputs(calm));
+    expect(f.filter((x) => /held up on average/.test(x.text))).toEqual([]);
+  });
+});
