@@ -6,6 +6,8 @@
 //! Chunks are read one at a time into a reused buffer, so memory holds the largest chunk and
 //! the columns, never the whole file.
 
+mod diff;
+
 use jfrscope_parser::collapse::{self, Weight};
 use jfrscope_parser::{ChunkHeader, EventKind, Options, Pass, Recording};
 use regex::Regex;
@@ -17,6 +19,9 @@ const USAGE: &str = r"usage:
   jfrscope print FILE [--event TYPE]      every field of each event, one JSON object per line
   jfrscope collapse FILE --event TYPE [--thread REGEX] [--include REGEX] [--exclude REGEX]
                          [--from SECONDS] [--to SECONDS] [--weight bytes|samples|events] [--partial]
+  jfrscope diff A.jfr [B.jfr] --event TYPE [--a FROM:TO] [--b FROM:TO] [--self]
+                         methods ranked by how their share changed from B to A, as TSV:
+                         method, a_count, b_count, a_share, b_share, delta, p_value, score
 
 FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.
 collapse escapes frame names so a name cannot forge a line or a frame or reach the terminal:
@@ -24,7 +29,14 @@ collapse escapes frame names so a name cannot forge a line or a frame or reach t
   \u{HH} for C1 controls.
 collapse --partial on a file cut before a chunk's constant pools: events whose stack trace
   was never written count under the one frame '(stack lost: chunk cut)', and stderr says how
-  many they are.";
+  many they are.
+diff: ranges are seconds since each recording's start, an event in a range when it starts in it.
+  One file: A is --a, B is --b or every event outside A. Two files: A is --a of A.jfr (all of it
+  without), B is --b of B.jfr. Counts are samples for sampling types, events otherwise; a method
+  counts the events whose stack holds it (--self: whose top frame it is). p_value: two-sided
+  exact binomial test of a_count out of a_count + b_count against the sides' totals (as the web
+  page's Compare tab). score = delta * (1 - p_value); rows by score. Fewer than 20 events on a
+  side: no rows, a note on stderr, exit status 1.";
 
 struct Args {
     cmd: String,
@@ -38,6 +50,11 @@ struct Args {
     from: Option<f64>,
     to: Option<f64>,
     weight: Option<String>,
+    /// diff: the second recording, ranges of each side, and the self measure.
+    file_b: Option<String>,
+    range_a: Option<(f64, f64)>,
+    range_b: Option<(f64, f64)>,
+    self_time: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -58,6 +75,18 @@ fn parse_args() -> Result<Args, String> {
         from: None,
         to: None,
         weight: None,
+        file_b: None,
+        range_a: None,
+        range_b: None,
+        self_time: false,
+    };
+    let range = |s: Option<String>, what: &str| -> Result<Option<(f64, f64)>, String> {
+        let s = s.ok_or(format!("{what} needs FROM:TO (seconds)"))?;
+        let (f, t) = s.split_once(':').ok_or(format!("{what} needs FROM:TO (seconds), got {s:?}"))?;
+        match (f.trim().parse::<f64>(), t.trim().parse::<f64>()) {
+            (Ok(f), Ok(t)) if f.is_finite() && t.is_finite() && f < t => Ok(Some((f, t))),
+            _ => Err(format!("{what} needs FROM:TO with FROM < TO in seconds, got {s:?}")),
+        }
     };
     let re = |s: Option<String>, what: &str| -> Result<Option<Regex>, String> {
         let s = s.ok_or(format!("{what} needs a value"))?;
@@ -77,6 +106,9 @@ fn parse_args() -> Result<Args, String> {
             "--exclude" => a.exclude = re(it.next(), "--exclude")?,
             "--from" => a.from = num(it.next(), "--from")?,
             "--to" => a.to = num(it.next(), "--to")?,
+            "--a" => a.range_a = range(it.next(), "--a")?,
+            "--b" => a.range_b = range(it.next(), "--b")?,
+            "--self" => a.self_time = true,
             "--weight" => {
                 let w = it.next().ok_or("--weight needs bytes, samples or events")?;
                 if !["bytes", "samples", "events"].contains(&w.as_str()) {
@@ -86,6 +118,7 @@ fn parse_args() -> Result<Args, String> {
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s if a.file.is_empty() => a.file = s.to_string(),
+            s if a.cmd == "diff" && a.file_b.is_none() => a.file_b = Some(s.to_string()),
             s => return Err(format!("unexpected argument {s}")),
         }
     }
@@ -349,6 +382,112 @@ fn print_cmd(a: &Args) -> Result<bool, String> {
     Ok(ok)
 }
 
+/// Sampling types count samples (a wall-clock event may stand for several), as the web page weighs them; others count events.
+fn counts_samples(rec: &Recording, ty: Option<u32>) -> bool {
+    ty.and_then(|t| rec.types.get(t as usize)).is_some_and(|t| matches!(t.kind, EventKind::Cpu | EventKind::Native | EventKind::Wall))
+}
+
+/// One side of a diff: the counts per stack of `event` in `rec` whose start is inside `range`
+/// (seconds since the start), or outside `not` when given.
+fn diff_side(rec: &Recording, ty: u32, range: Option<(f64, f64)>, not: Option<(f64, f64)>) -> diff::Side {
+    let start = rec.start_nanos();
+    let ns = |r: (f64, f64)| (start + (r.0 * 1e9) as i64, start + (r.1 * 1e9) as i64);
+    let (inside, outside) = (range.map(ns), not.map(ns));
+    let samples = counts_samples(rec, Some(ty));
+    let e = &rec.events;
+    let mut side = diff::Side::default();
+    for i in 0..e.len() {
+        if e.ty[i] != ty {
+            continue;
+        }
+        let t = e.start_ns[i];
+        if inside.is_some_and(|(f, x)| t < f || t > x) || outside.is_some_and(|(f, x)| t >= f && t <= x) {
+            continue;
+        }
+        let w = if samples { e.weight[i].max(0.0) } else { 1.0 };
+        let s = e.stack[i];
+        if s >= 0 && (s as usize) < rec.stacks.frame.len() {
+            *side.per_stack.entry(s).or_default() += w;
+        } else {
+            side.none += w;
+        }
+    }
+    side
+}
+
+fn diff_cmd(a: &Args) -> Result<bool, String> {
+    let event = a.event.clone().ok_or("diff needs --event TYPE")?;
+    if a.file_b.is_none() && a.range_a.is_none() {
+        return Err("diff of one recording needs --a FROM:TO (the range to compare with the rest, or with --b)".into());
+    }
+    let opts = Options { only: Some(vec![event.clone()]), ..Options::default() };
+    let open = |path: &str| -> Result<(Recording, Option<u32>), String> {
+        let rec = load(path, &opts).map_err(|e| format!("{path}: {e}"))?;
+        report_errors(path, &rec);
+        let ty = rec.type_index.get(&event).copied();
+        if ty.is_none() {
+            eprintln!("jfrscope: {path}: no events of type {event}");
+        }
+        Ok((rec, ty))
+    };
+    let (rec_a, ty_a) = open(&a.file)?;
+    let mut ok = rec_a.errors.is_empty();
+    let stack_table = |rec: &Recording| -> Vec<String> {
+        rec.stacks.frame.iter().map(|&f| rec.strings.get(rec.frames.name.get(f as usize).copied().unwrap_or(0) as i32).to_string()).collect()
+    };
+    let names_a = stack_table(&rec_a);
+    let side_a = ty_a.map_or_else(diff::Side::default, |t| diff_side(&rec_a, t, a.range_a, None));
+    // B: the second recording's --b (its frames named by its own stack table), or this one's.
+    let (side_b, per_b) = match &a.file_b {
+        Some(path) => {
+            let (rec_b, ty_b) = open(path)?;
+            ok &= rec_b.errors.is_empty();
+            let side = ty_b.map_or_else(diff::Side::default, |t| diff_side(&rec_b, t, a.range_b, None));
+            (side, Some((stack_table(&rec_b), rec_b.stacks.prefix.clone())))
+        }
+        None => {
+            let side = ty_a.map_or_else(diff::Side::default, |t| match a.range_b {
+                Some(r) => diff_side(&rec_a, t, Some(r), None),
+                None => diff_side(&rec_a, t, None, a.range_a),
+            });
+            (side, None)
+        }
+    };
+    let (ta, tb) = (side_a.total(), side_b.total());
+    eprintln!("jfrscope: A holds {ta} and B {tb} {}", if counts_samples(&rec_a, ty_a) { "samples" } else { "events" });
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    let _ = writeln!(out, "method\ta_count\tb_count\ta_share\tb_share\tdelta\tp_value\tscore");
+    if ta < diff::MIN_EVENTS || tb < diff::MIN_EVENTS {
+        let _ = out.flush();
+        eprintln!("jfrscope: the comparison needs more events: A holds {ta} and B {tb}; it needs at least {} on each side", diff::MIN_EVENTS);
+        return Ok(false);
+    }
+    let rows = match per_b {
+        // Two recordings number their stacks apart: name B's stacks in a table of their own.
+        Some((names_b, prefix_b)) => {
+            let mut names = names_a.iter().map(String::as_str).collect::<Vec<_>>();
+            let mut prefix = rec_a.stacks.prefix.clone();
+            let shift = names.len() as i32;
+            names.extend(names_b.iter().map(String::as_str));
+            prefix.extend(prefix_b.iter().map(|&p| if p >= 0 { p + shift } else { p }));
+            let side_b = diff::Side { per_stack: side_b.per_stack.into_iter().map(|(s, w)| (s + shift, w)).collect(), none: side_b.none };
+            diff::compare(&diff::StackTable { name: names, prefix: &prefix }, &side_a, &side_b, a.self_time)
+        }
+        None => {
+            let names = names_a.iter().map(String::as_str).collect();
+            diff::compare(&diff::StackTable { name: names, prefix: &rec_a.stacks.prefix }, &side_a, &side_b, a.self_time)
+        }
+    };
+    for r in rows {
+        let mut name = String::new();
+        collapse::escape_frame(&r.name, &mut name);
+        let _ = writeln!(out, "{name}\t{}\t{}\t{:.6}\t{:.6}\t{:.6}\t{:e}\t{:.6}", r.a, r.b, r.a_share, r.b_share, r.delta, r.p, r.score);
+    }
+    let _ = out.flush();
+    Ok(ok)
+}
+
 fn main() -> ExitCode {
     let a = match parse_args() {
         Ok(a) => a,
@@ -364,6 +503,7 @@ fn main() -> ExitCode {
         "summary" => summary(&a),
         "collapse" => collapse_cmd(&a),
         "print" => print_cmd(&a),
+        "diff" => diff_cmd(&a),
         c => Err(format!("unknown command {c:?}")),
     };
     match r {
