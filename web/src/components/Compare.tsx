@@ -52,7 +52,7 @@ export function CompareView({ profile, comparison, state, on, mode }: Props) {
   const sides = `${state.range ? 'the selection' : 'the whole recording'} (${holds(totals.a, totals.na, mode)}) against ${against} (${holds(totals.b, totals.nb, mode)})`;
   if (!comparison.enough) {
     return (
-      <p className="hint needs-more" role="status">
+      <p className="hint needs-more">
         The comparison needs more events: {state.range ? 'the selection' : 'the whole recording'} holds {formatCount(totals.na)} {noun(mode)} and{' '}
         {against} {formatCount(totals.nb)}, among the events the filters keep; it needs at least {MIN_EVENTS} on each side. Select a longer range
         {state.baseline ? ' or baseline' : ''}, or loosen the filters.
