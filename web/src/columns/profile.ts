@@ -65,7 +65,7 @@ export interface EventTable {
   start: Float64Array; // ms since info.startMs
   duration: Float32Array; // ms
   thread: Int32Array; // IndexIntoThreads or -1
-  stack: Int32Array; // IndexIntoStacks or -1
+  stack: Int32Array; // IndexIntoStacks, -1 (no stack) or STACK_LOST
   weight: Float64Array;
   state: Int32Array; // IndexIntoStrings or -1
   subject: Int32Array; // IndexIntoStrings or -1
@@ -75,6 +75,9 @@ export interface EventTable {
   length: number;
 }
 
+/** `events.stack` of an event whose chunk was cut before its constant pools: its stack was never written. */
+export const STACK_LOST = -2;
+
 export interface RecordingError {
   message: string;
   chunk: number;
@@ -83,7 +86,12 @@ export interface RecordingError {
 
 export interface RecordingInfo {
   startMs: number; // wall-clock ms since the Unix epoch
+  /** To the chunk headers' end; to the data's end when the recording is damaged and the data ends sooner. */
   durationMs: number;
+  /** Where the decoded rows end (wall-clock ms), null with none. */
+  dataEndMs: number | null;
+  /** Rows whose stack was lost (STACK_LOST): their chunk was cut before its constant pools. */
+  stacksLost: number;
   chunks: number;
   fileSize: number;
   jvm: { name: string; version: string; args: string; flags: string } | null;

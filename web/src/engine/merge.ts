@@ -15,7 +15,8 @@ import type { Description, PartColumns, TypeRow } from './parts';
 
 export type PartData = Omit<PartColumns, 'description'>;
 
-function remapInto(map: number[], v: number): number {
+/** An index into a source's table, in the merged one; negative markers (-1 none, -2 stack lost) stay as they are. */
+export function remapInto(map: number[], v: number): number {
   return v < 0 ? v : map[v];
 }
 
@@ -44,6 +45,9 @@ export function mergeDescriptions(ds: Description[]): Description {
     info.jvm ??= d.info.jvm;
     info.os ??= d.info.os;
     info.cpu ??= d.info.cpu;
+    const end = d.info.dataEndNs;
+    if (end != null && (info.dataEndNs == null || BigInt(end) > BigInt(info.dataEndNs))) info.dataEndNs = end;
+    if (d.info.stacksLost !== undefined) info.stacksLost = (info.stacksLost ?? 0) + d.info.stacksLost;
     for (const s of d.info.settings) {
       if (!info.settings.some((x) => x.type === s.type && x.name === s.name && x.value === s.value)) info.settings.push(s);
     }

@@ -29,6 +29,10 @@ export interface Description {
     cpu: string | null;
     settings: { type: string; name: string; value: string }[];
     properties: { key: string; value: string }[];
+    /** Latest start + duration of the rows decoded (ns since the epoch, as text); null before any row. */
+    dataEndNs?: string | null;
+    /** Rows whose stack was lost (stack -2). */
+    stacksLost?: number;
   };
 }
 

@@ -3,7 +3,7 @@
  * and typed-array views of the same buffers for profile-logic.
  */
 import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
-import type { Profile, RecordingInfo } from '../columns/profile';
+import { STACK_LOST, type Profile, type RecordingInfo } from '../columns/profile';
 import { decodable, type PartColumns } from './parts';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
@@ -78,15 +78,25 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     offset: num(new Float64(), c.eventOffset),
   });
   const d = c.description;
-  const ends = d.chunks.map((ch) => (Number(BigInt(ch.startNs) + BigInt(ch.durationNs)) / 1e6));
-  let end = ends.length ? Math.max(...ends) : originMs;
+  const ends = d.chunks.map((ch) => Number(BigInt(ch.startNs) + BigInt(ch.durationNs)) / 1e6);
+  const headerEnd = ends.length ? Math.max(...ends) : originMs;
+  // Where the data really ends: the parser's dataEndNs over the rows it decoded, and the rows
+  // here (a lazy load's description comes from the count pass, which decodes none).
+  let dataEnd = d.info.dataEndNs != null ? Number(BigInt(d.info.dataEndNs)) / 1e6 : -Infinity;
+  let stacksLost = 0;
   for (let i = 0; i < c.eventStart.length; i++) {
     const t = originMs + c.eventStart[i] + c.eventDuration[i];
-    if (t > end) end = t;
+    if (t > dataEnd) dataEnd = t;
+    if (c.eventStack[i] === STACK_LOST) stacksLost++;
   }
+  const dataEndMs = dataEnd > -Infinity ? dataEnd : null;
+  // A cut file's header claims the whole chunk: a damaged recording lasts as long as its data.
+  const end = dataEndMs === null ? headerEnd : d.errors.length > 0 && dataEndMs < headerEnd ? dataEndMs : Math.max(headerEnd, dataEndMs);
   const info: RecordingInfo = {
     startMs: originMs,
     durationMs: Math.max(0, end - originMs),
+    dataEndMs,
+    stacksLost,
     chunks: d.chunks.length,
     fileSize,
     jvm: d.info.jvm,

@@ -6,7 +6,7 @@
  * The normal tree grows from the roots (callers on top of callees); the inverted tree from the
  * leaves (each function, then who called it).
  */
-import type { FrameKind, Profile } from '../columns/profile';
+import { STACK_LOST, type FrameKind, type Profile } from '../columns/profile';
 
 export interface CallNode {
   name: string;
@@ -30,27 +30,47 @@ interface Builder {
   byName: Map<number, Builder>;
 }
 
-function child(b: Builder, nameIdx: number, profile: Profile, kind: FrameKind): Builder {
+function child(b: Builder, nameIdx: number, name: string, kind: FrameKind): Builder {
   let c = b.byName.get(nameIdx);
   if (!c) {
-    c = { node: newNode(profile.strings[nameIdx], kind), byName: new Map() };
+    c = { node: newNode(name, kind), byName: new Map() };
     b.byName.set(nameIdx, c);
     b.node.children.push(c.node);
   }
   return c;
 }
 
-/** Events without a stack, as one "(no stack)" child of the root. */
-function addNoStack(root: Builder, profile: Profile, none: number): void {
-  if (!(none > 0)) return;
-  const b = child(root, 0, profile, 6 as FrameKind);
-  b.node.name = '(no stack)';
-  b.node.value += none;
-  b.node.self += none;
-  root.node.value += none;
+/**
+ * Weights per stack run over `stacks.length + 2` slots: one per stack row, then "no stack"
+ * (stack -1), then "stack lost" (STACK_LOST: the chunk was cut before its constant pools).
+ */
+export function weightSlots(profile: Profile): Float64Array {
+  return new Float64Array(profile.stacks.length + 2);
 }
 
-/** The call tree of `weights` (per stack row; the last slot is "no stack"). */
+/** The slot of an event's stack `s` in weights of `stacks` stack rows (see weightSlots). */
+export function stackSlot(s: number, stacks: number): number {
+  return s >= 0 ? s : s === STACK_LOST ? stacks + 1 : stacks;
+}
+
+/** Events without a stack, and those whose stack was lost, as two children of the root. */
+function addNoStack(root: Builder, weights: Float64Array, length: number): void {
+  const slots: [number, string][] = [
+    [length, '(no stack)'],
+    [length + 1, '(stack lost: chunk cut)'],
+  ];
+  for (const [slot, name] of slots) {
+    const w = weights[slot] ?? 0;
+    if (!(w > 0)) continue;
+    // Keyed apart from every string index: no frame merges into them.
+    const b = child(root, -1 - slot, name, 6 as FrameKind);
+    b.node.value += w;
+    b.node.self += w;
+    root.node.value += w;
+  }
+}
+
+/** The call tree of `weights` (per stack row, then "no stack" and "stack lost": see weightSlots). */
 export function callTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
   const { frame, prefix, length } = profile.stacks;
   const fname = profile.frames.name;
@@ -71,7 +91,7 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
     const p = prefix[s];
     const parent = p >= 0 ? builders[p]! : root;
     const f = frame[s];
-    const b = child(parent, fname[f], profile, fkind[f] as FrameKind);
+    const b = child(parent, fname[f], profile.strings[fname[f]], fkind[f] as FrameKind);
     builders[s] = b;
     const w = weights[s];
     if (w > 0) {
@@ -80,7 +100,7 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
       root.node.value += w;
     }
   }
-  addNoStack(root, profile, weights[length] ?? 0);
+  addNoStack(root, weights, length);
   return root.node;
 }
 
@@ -98,7 +118,7 @@ export function invertedTree(profile: Profile, weights: Float64Array, rootName =
     let first = true;
     for (let q = s; q >= 0; q = prefix[q]) {
       const f = frame[q];
-      b = child(b, fname[f], profile, fkind[f] as FrameKind);
+      b = child(b, fname[f], profile.strings[fname[f]], fkind[f] as FrameKind);
       b.node.value += w;
       if (first) {
         b.node.self += w;
@@ -106,7 +126,7 @@ export function invertedTree(profile: Profile, weights: Float64Array, rootName =
       }
     }
   }
-  addNoStack(root, profile, weights[length] ?? 0);
+  addNoStack(root, weights, length);
   return root.node;
 }
 

@@ -16,6 +16,7 @@
  * that were on CPU meanwhile (not waiting on it) as the only evidence there is.
  */
 import type { IndexIntoEvents, Profile } from '../columns/profile';
+import { stackSlot, weightSlots } from './calltree';
 import { eventsOf, eventsOfType, firstAtOrAfter, type ThreadIndex } from './event-index';
 import { instanceText } from './filters';
 import type { Range } from './ranges';
@@ -192,13 +193,12 @@ function forSamples(profile: Profile, index: ThreadIndex, t: number, from: numbe
   }
 }
 
-/** The samples of `thread` in [from, to] (the holder's work during a burst) as weights per stack (last slot: no stack). */
+/** The samples of `thread` in [from, to] (the holder's work during a burst) as weights per stack (calltree's weightSlots). */
 export function threadWeights(profile: Profile, index: ThreadIndex, thread: number, from: number, to: number, sampleTypes: readonly number[]): Float64Array {
   const e = profile.events;
-  const out = new Float64Array(profile.stacks.length + 1);
+  const out = weightSlots(profile);
   forSamples(profile, index, thread, from, to, sampleTypes, (i) => {
-    const s = e.stack[i];
-    out[s >= 0 ? s : profile.stacks.length] += e.weight[i];
+    out[stackSlot(e.stack[i], profile.stacks.length)] += e.weight[i];
   });
   return out;
 }
@@ -206,10 +206,9 @@ export function threadWeights(profile: Profile, index: ThreadIndex, thread: numb
 /** The waits' stacks at the wait, weighed by the part of each wait inside the burst. */
 export function waiterWeights(profile: Profile, burst: Burst): Float64Array {
   const e = profile.events;
-  const out = new Float64Array(profile.stacks.length + 1);
+  const out = weightSlots(profile);
   for (const i of burst.waits) {
-    const s = e.stack[i];
-    out[s >= 0 ? s : profile.stacks.length] += e.duration[i];
+    out[stackSlot(e.stack[i], profile.stacks.length)] += e.duration[i];
   }
   return out;
 }

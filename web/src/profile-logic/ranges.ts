@@ -11,6 +11,7 @@
  * Positions come from binary searches over the list and its reach (running maximum of ends);
  * events in [mid, hi) overlap for sure; those in [lo, mid) only when they end inside.
  */
+import { stackSlot, weightSlots } from './calltree';
 import { firstAtOrAfter, firstReachingPast } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
@@ -90,14 +91,13 @@ export function selectInRanges(profile: Profile, cums: readonly Cumulative[], ra
   return Int32Array.from(out);
 }
 
-/** Weight per stack row (the last slot: no stack) of the matching events in the range, durations clipped to it. */
+/** Weight per stack row (then "no stack" and "stack lost": calltree's weightSlots) of the matching events in the range, durations clipped to it. */
 export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null, mode: WeightMode): Float64Array {
-  const out = new Float64Array(profile.stacks.length + 1);
-  const none = profile.stacks.length;
+  const out = weightSlots(profile);
+  const n = profile.stacks.length;
   const { stack } = profile.events;
   forEachInRange(profile, cums, range, (i) => {
-    const s = stack[i];
-    out[s >= 0 ? s : none] += weightIn(profile, i, mode, range);
+    out[stackSlot(stack[i], n)] += weightIn(profile, i, mode, range);
   });
   return out;
 }

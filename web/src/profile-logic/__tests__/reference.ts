@@ -55,14 +55,14 @@ export function selectInRange(profile: Profile, match: Uint8Array, range: readon
 }
 
 
-/** Weight per stack row (index = stack, plus one slot at the end for "no stack"). */
+/** Weight per stack row (index = stack, then one slot for "no stack" and one for "stack lost" (-2)). */
 export function weightPerStack(profile: Profile, events: Int32Array, mode: WeightMode): Float64Array {
-  const out = new Float64Array(profile.stacks.length + 1);
+  const out = new Float64Array(profile.stacks.length + 2);
   const none = profile.stacks.length;
   for (let k = 0; k < events.length; k++) {
     const i = events[k];
     const s = profile.events.stack[i];
-    out[s >= 0 ? s : none] += eventWeight(profile, i, mode);
+    out[s >= 0 ? s : s === -2 ? none + 1 : none] += eventWeight(profile, i, mode);
   }
   return out;
 }
