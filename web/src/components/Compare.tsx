@@ -98,7 +98,7 @@ export function CompareView({ profile, comparison, state, on, mode }: Props) {
             </>
           ) : (
             <>
-              {sides}, among the events the filters keep. {measure === 'total' ? 'Total counts the method and what it calls' : 'Self counts the method itself (the frame on top)'}
+              Shares of {sides}, among the events the filters keep. {measure === 'total' ? 'Total counts the method and what it calls' : 'Self counts the method itself (the frame on top)'}
               ; changes not significant at p &lt; {level} are grey. With hundreds of methods a few pass any level by chance: read the counts.
             </>
           )}
