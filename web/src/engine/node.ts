@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { initSync, Parser } from './pkg/jfrscope_wasm.js';
-import { countGroup, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
+import { countGroup, decodable, readPart, rowsGroup, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
-import { mergeParts } from './merge';
+import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
 import { Session, type GroupDecoder } from './session';
 import type { Profile } from '../columns/profile';
@@ -26,22 +26,42 @@ function fileOf(input: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-/** Decode every type of `bytes` in one pass, as `parts` groups of chunks (to exercise the merge). */
+/**
+ * Decode every type of `bytes`, as `parts` groups of chunks (to exercise the merge), the way the
+ * page does: a count pass over every chunk first, then the rows of every type that has any,
+ * asked for by name (so a type declared with a stack only in a later chunk has all its rows).
+ */
 export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
   const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
   const groups = spans.length ? partition(spans, parts) : [[]];
+  const each = (g: (typeof groups)[number], f: (b: Uint8Array, o: number, i: number) => void) => {
+    if (g.length === 0) f(new Uint8Array(buf), 0, 0);
+    for (const s of g) f(new Uint8Array(buf, s.offset, s.size), s.offset, s.index);
+  };
+  const counted = groups.map((g) => {
+    const p = new Parser(originMs) as unknown as WasmParser;
+    each(g, (b, o, i) => p.countChunks(b, o, i));
+    const d = JSON.parse(p.describe()) as Description;
+    p.free();
+    return d;
+  });
+  const description = mergeDescriptions(counted);
+  const names = description.types.filter(decodable).map((t) => t.name);
   const cols: PartColumns[] = groups.map((g) => {
     const p = new Parser(originMs) as unknown as WasmParser;
-    if (g.length === 0) p.addChunks(new Uint8Array(buf), 0, 0);
-    for (const s of g) p.addChunks(new Uint8Array(buf, s.offset, s.size), s.offset, s.index);
+    if (names.length && g.length) each(g, (b, o, i) => p.rowsChunks(b, o, i, names.join('\n')));
     const part = readPart(p);
     p.free();
     return part;
   });
-  return toProfile(mergeParts(cols), originMs, buf.byteLength);
+  const merged = mergeParts(cols);
+  // The count pass saw every chunk; decoding bodies finds what is wrong inside them too.
+  const seen = new Set(description.errors.map((e) => `${e.chunk}@${e.offset}:${e.message}`));
+  for (const c of cols) for (const e of c.description.errors) if (!seen.has(`${e.chunk}@${e.offset}:${e.message}`)) description.errors.push(e);
+  return toProfile({ ...merged, description }, originMs, buf.byteLength, new Set(names));
 }
 
 /**
