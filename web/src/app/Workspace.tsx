@@ -5,12 +5,13 @@
  */
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields } from '../engine';
-import { formatCount, formatRange, formatWeight, parseRange } from '../profile-logic/format';
+import { formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useBurstDetail, useComparison, useDerived, useFindings, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { HEAT_ROWS, HeatmapView } from '../components/Heatmap';
 import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
 import { CompareView } from '../components/Compare';
@@ -56,6 +57,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const locks = useLocks(profile, deferred, d, state.view === 'locks');
   const burst = useBurstDetail(profile, deferred, d, locks);
   const found = useFindings(profile, deferred, d, state.view === 'findings');
+  const [heatCols, setHeatCols] = useState(0);
+  const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
   // the flame graph's own scroll to its root, a passive effect, comes after it).
   const viewBody = useRef<HTMLDivElement>(null);
@@ -114,6 +117,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ['threads', 'Thread time'],
     ['locks', 'Locks'],
     ['findings', 'Findings'],
+    ...(d.tracks ? [['latency', 'Latency'] as [ActiveView, string]] : []),
     ['compare', 'Compare'],
     ['recording', 'Recording'],
   ];
@@ -234,6 +238,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               Clear baseline
             </button>
           )}
+          {state.durationFilter && (
+            <button type="button" className="chip" title="Only events with these durations are kept (from the latency heatmap)" onClick={() => set({ durationFilter: null })}>
+              durations {formatMs(state.durationFilter[0])}–{formatMs(state.durationFilter[1])} ✕
+            </button>
+          )}
           {state.viewport && (
             <button type="button" onClick={() => set({ viewport: null })}>
               Zoom out
@@ -341,6 +350,17 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} on={on} />}
             {!type?.deferred && state.view === 'subjects' && subjects && (
               <SubjectsTable profile={profile} derived={d} state={deferred} on={on} heading={subject.column} rows={subjects} />
+            )}
+            {!type?.deferred && state.view === 'latency' && (
+              <HeatmapView
+                heat={heat}
+                noun={noun}
+                clock={state.clock ? profile.info.startMs : null}
+                durationFilter={state.durationFilter}
+                onColumns={setHeatCols}
+                onSelect={(range, durationFilter) => set({ range, durationFilter })}
+                onClearDurations={() => set({ durationFilter: null })}
+              />
             )}
             {state.view === 'findings' && found && (
               <FindingsView

@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'compare' | 'recording';
+export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -40,6 +40,8 @@ export interface ViewState {
   hiddenLayers: string[];
   /** Threads whose lanes stay on top (a lock's holder, when its burst is chosen). */
   pinnedThreads: string[];
+  /** Keep only events whose duration lies in [min, max] ms (a box on the latency heatmap). */
+  durationFilter: [number, number] | null;
   search: string;
   view: ActiveView;
 }
@@ -66,6 +68,7 @@ export const initialState: ViewState = {
   activity: 'auto',
   hiddenLayers: [],
   pinnedThreads: [],
+  durationFilter: null,
   search: '',
   view: 'flame',
 };

@@ -20,7 +20,7 @@ export interface UrlExtras {
   fingerprint?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -52,6 +52,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('range', rangeToText(state.range));
   put('zoom', rangeToText(state.viewport));
   put('base', rangeToText(state.baseline));
+  put('dur', rangeToText(state.durationFilter));
   // One `hide` per thread: a name may hold any character, a newline or a comma too.
   for (const t of state.hiddenThreads) q.append('hide', t);
   if (state.groupThreads) q.set('group', '1');
@@ -114,7 +115,7 @@ export function stateFromUrl(search: string): Parsed {
   else if (subjby !== null) notices.push(`Ignored an unknown subject grouping “${subjby}”.`);
   s.threadState = str('state');
   s.search = str('search');
-  for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline']] as const) {
+  for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline'], ['dur', 'durationFilter']] as const) {
     const t = q.get(k);
     if (t === null) continue;
     const r = rangeFromText(t);

@@ -97,6 +97,8 @@ export interface FilterSpec {
    * lock waits and parks the instance too ("java.lang.Object @ 0x1a2b3c40", subjects.ts).
    */
   subject?: Matcher | null;
+  /** Keep events whose duration lies in [min, max] ms (a box on the latency heatmap). */
+  duration?: readonly [number, number] | null;
 }
 
 export interface Filtered {
@@ -132,6 +134,8 @@ export interface EventTest {
   /** The same per (class, address), for lock waits and parks. */
   instanceOk: Map<number, Map<number, boolean>> | null;
   subject: Matcher | null;
+  /** [min, max] ms of duration to keep; null for any. */
+  duration: readonly [number, number] | null;
   profile: Profile;
 }
 
@@ -140,7 +144,8 @@ export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null 
   const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
   const state = spec.state ? profile.strings.indexOf(spec.state) : -2;
   const subject = spec.subject ?? null;
-  if (!inc && !exc && state === -2 && !subject) return null;
+  const duration = spec.duration ?? null;
+  if (!inc && !exc && state === -2 && !subject && !duration) return null;
   // One flag per stack row for both stack filters, so the test reads one byte.
   let stackOk: Uint8Array | null = null;
   if (inc || exc) {
@@ -155,6 +160,7 @@ export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null 
     subjectOk: subject && !instances ? new Uint8Array(profile.strings.length) : null,
     instanceOk: subject && instances ? new Map() : null,
     subject,
+    duration,
     profile,
   };
 }
@@ -167,6 +173,7 @@ export function passes(f: EventTest, i: number): boolean {
     if (s < 0 ? !f.noStack : !f.stackOk[s]) return false;
   }
   if (f.state !== -2 && e.state[i] !== f.state) return false;
+  if (f.duration && (e.duration[i] < f.duration[0] || e.duration[i] > f.duration[1])) return false;
   if (f.subjectOk) {
     const j = e.subject[i];
     if (j < 0) return false;

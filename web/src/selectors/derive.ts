@@ -13,6 +13,7 @@ import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-log
 import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
+import { durationSpan, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
@@ -114,12 +115,13 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
           state: s.threadState,
           hiddenThreads: hidden,
           subject: regex.subject.ok ? regex.subject.re : null,
+          duration: s.durationFilter,
         },
         lists.parts,
         ofType,
         running,
       ),
-    [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running],
+    [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running, s.durationFilter],
   );
   const filtered = pass.filtered;
   // Interval types: each list's reach (running maximum of ends), so a range finds the waits
@@ -290,4 +292,14 @@ export function useFindings(profile: Profile, s: ViewState, d: Derived, enabled:
     const keep = (t: number) => t < 0 || d.filtered.threads[t] === 1;
     return findings(profile, s.range, { index: d.index, bursts: lockBursts(profile, d.index, d.kinds, s.range, keep), waits: d.waits, threads: d.filtered.threads, gc: d.gc });
   }, [profile, s.range, d.index, d.kinds, d.waits, d.filtered, d.gc, enabled]);
+}
+
+/** The latency heatmap of the selected waits over the visible window (the Latency view). */
+export function useHeatmap(profile: Profile, s: ViewState, d: Derived, cols: number, rows: number, enabled: boolean): Heatmap | null {
+  const span = useMemo(() => (enabled && d.tracks ? durationSpan(profile, d.cums.parts) : null), [profile, d.cums, d.tracks, enabled]);
+  return useMemo(() => {
+    if (!span || cols < 1) return null;
+    const [from, to] = s.viewport ?? [0, Math.max(profile.info.durationMs, 1)];
+    return latencyHeatmap(profile, d.cums.parts, from, to, cols, rows, span);
+  }, [profile, d.cums, span, s.viewport, cols, rows]);
 }

@@ -12,6 +12,7 @@ const full: ViewState = {
   threadState: 'STATE_RUNNABLE',
   activity: 'threads',
   hiddenLayers: ['idle', 'sleep'],
+  durationFilter: [12.5, 480],
   pinnedThreads: ['index-merger', 'a thread\nwith a newline'],
   range: [4012.5, 5001.25],
   viewport: [0, 16000],
