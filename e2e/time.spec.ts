@@ -105,3 +105,25 @@ test('layers turn a kind of wait off and on, and the link keeps it', async ({ pa
   await page.getByRole('button', { name: 'Open example' }).click();
   await expect(page.getByRole('group', { name: 'Layers' }).getByRole('button', { name: 'Monitor' })).toHaveAttribute('aria-pressed', 'false');
 });
+
+test('a box on the latency heatmap selects its time and keeps only its durations', async ({ page }) => {
+  await openLockWaits(page);
+  await page.getByLabel('Monitor filter').fill('');
+  await page.getByRole('tab', { name: 'Latency' }).click();
+  const heat = page.getByRole('img', { name: /^Latency heatmap of lock waits/ });
+  await expect(heat).toBeVisible();
+  const box = (await heat.boundingBox())!;
+  // The upper half of the plot: the long waits (holds of hundreds of ms), across most of the time.
+  await page.mouse.move(box.x + 80, box.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 20, box.y + 110, { steps: 5 });
+  await page.mouse.up();
+  const chip = page.getByRole('button', { name: /^durations .*✕$/ }).first();
+  await expect(chip).toBeVisible();
+  await expect(page).toHaveURL(/dur=/);
+  const [n, total] = /^([\d,]+) of ([\d,]+)/.exec(await page.getByRole('status').textContent() ?? '')!.slice(1).map((x) => Number(x.replace(/,/g, '')));
+  expect(n).toBeGreaterThan(0);
+  expect(n).toBeLessThan(total);
+  await chip.click();
+  await expect(page).not.toHaveURL(/dur=/);
+});
