@@ -127,22 +127,35 @@ describe('a lazy load of a damaged recording', () => {
 describe('the row limit', () => {
   it('keeps a type past it in the file, says why, and goes on decoding what fits', async () => {
     const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/example.jfr')));
-    // Budget 0, limit 2000 rows: the wall-clock samples (8,441) never fit, the locks (574) do.
-    const session = sessionInNode(bytes, 2, 0, 1000, 2000);
+    // The example's counts as the JDK reads them (fixtures/expected/, tools/golden).
+    const rf = new Map(
+      readFileSync(join(root, 'fixtures/expected/example.jfr.rf-counts.tsv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'))
+        .map(([t, n]) => [t, Number(n)] as [string, number]),
+    );
+    const [wallCount, lockCount, cpuCount, allocCount] = ['profiler.WallClockSample', 'jdk.JavaMonitorEnter', 'jdk.ExecutionSample', 'jdk.ObjectAllocationInNewTLAB'].map((t) => rf.get(t)!);
+    const n = (x: number) => x.toLocaleString('en-US');
+    // A limit the locks and CPU samples fit under, with room for half the allocation samples.
+    const limit = lockCount + cpuCount + Math.floor(allocCount / 2);
+    expect(wallCount).toBeGreaterThan(limit);
+    // Budget 0: the wall-clock samples never fit, the locks do.
+    const session = sessionInNode(bytes, 2, 0, 1000, limit);
     const opened = await session.open(['profiler.WallClockSample'], () => {});
     const wall = opened.eventTypes.find((t) => t.name === 'profiler.WallClockSample')!;
-    expect(wall.count).toBe(8441);
+    expect(wall.count).toBe(wallCount);
     expect(wall.deferred).toBe(true);
     expect(opened.events.length).toBe(0);
     await expect(session.load(['profiler.WallClockSample'], () => {})).rejects.toThrow(
-      /profiler\.WallClockSample has 8,441 events: .* past the 2,000 rows .*`jfrscope collapse FILE --event profiler\.WallClockSample/,
+      new RegExp(`profiler\\.WallClockSample has ${n(wallCount)} events: .* past the ${n(limit)} rows .*\`jfrscope collapse FILE --event profiler\\.WallClockSample`),
     );
     const locks = await session.load(['jdk.JavaMonitorEnter'], () => {});
-    expect(locks.events.length).toBe(574);
+    expect(locks.events.length).toBe(lockCount);
     expect(locks.eventTypes.find((t) => t.name === 'jdk.JavaMonitorEnter')!.deferred).toBe(false);
-    // 574 + 936 = 1,510 rows fit; 574 + 936 + 2,025 allocation samples would not.
-    expect((await session.load(['jdk.ExecutionSample'], () => {})).events.length).toBe(1510);
-    await expect(session.load(['jdk.ObjectAllocationInNewTLAB'], () => {})).rejects.toThrow(/with the 1,510 rows already decoded/);
+    // The locks and the CPU samples fit; the allocation samples on top would not.
+    expect((await session.load(['jdk.ExecutionSample'], () => {})).events.length).toBe(lockCount + cpuCount);
+    await expect(session.load(['jdk.ObjectAllocationInNewTLAB'], () => {})).rejects.toThrow(`with the ${n(lockCount + cpuCount)} rows already decoded`);
   });
 });
 
