@@ -159,7 +159,7 @@ export function enoughEvents(t: Totals): boolean {
 export type Measure = 'total' | 'self';
 
 export interface Rise {
-  /** String index of `Class.method`. */
+  /** `Class.method`: its string index (one recording), or its index into the comparison's names (two). */
   name: number;
   /** The method and what it calls. */
   total: Change;
@@ -174,6 +174,35 @@ export interface MethodComparison {
 
 const sum = (w: Float64Array) => w.reduce((x, y) => x + y, 0);
 
+/** A method's weight by both measures. */
+export interface MethodWeight {
+  total: number;
+  self: number;
+}
+
+/** One side of a comparison: per method (any key), its weights and its events. */
+interface Side<K> {
+  weights: Map<K, MethodWeight>;
+  /** The same map when the weights are the counts. */
+  counts: Map<K, MethodWeight>;
+}
+
+const ZERO: MethodWeight = { total: 0, self: 0 };
+
+/** Each method's change from side b to side a, keyed as the sides are (string index or name). */
+function rowsOf<K>(a: Side<K>, b: Side<K>, totals: Totals): { name: K; total: Change; self: Change }[] {
+  const keys = new Set([...a.weights.keys(), ...b.weights.keys(), ...a.counts.keys(), ...b.counts.keys()]);
+  return [...keys].map((name) => {
+    const wa = a.weights.get(name) ?? ZERO;
+    const wb = b.weights.get(name) ?? ZERO;
+    const na = a.counts.get(name) ?? ZERO;
+    const nb = b.counts.get(name) ?? ZERO;
+    return { name, total: change(wa.total, na.total, wb.total, nb.total, totals), self: change(wa.self, na.self, wb.self, nb.self, totals) };
+  });
+}
+
+const byIndex = (profile: Profile, w: Float64Array) => new Map(topMethods(profile, w).map((m) => [m.name, { total: m.total, self: m.self }]));
+
 /**
  * Each method's change from `base` to `sel` (per-stack weights, the last slot "no stack"), total
  * and self. `selCounts` / `baseCounts`: per-stack event counts when the weights are not counts
@@ -187,30 +216,55 @@ export function compareMethods(
   baseCounts: Float64Array = base,
 ): MethodComparison {
   const totals: Totals = { a: sum(sel), b: sum(base), na: sum(selCounts), nb: sum(baseCounts) };
-  const zero = { total: 0, self: 0 };
-  const acc = new Map<number, { a: typeof zero; b: typeof zero; na: typeof zero; nb: typeof zero }>();
-  const add = (w: Float64Array, key: 'a' | 'b' | 'na' | 'nb') => {
-    for (const m of topMethods(profile, w)) {
-      let r = acc.get(m.name);
-      if (!r) acc.set(m.name, (r = { a: { ...zero }, b: { ...zero }, na: { ...zero }, nb: { ...zero } }));
-      r[key] = { total: m.total, self: m.self };
-    }
+  const side = (w: Float64Array, n: Float64Array): Side<number> => {
+    const weights = byIndex(profile, w);
+    return { weights, counts: n === w ? weights : byIndex(profile, n) };
   };
-  add(sel, 'a');
-  add(base, 'b');
-  if (selCounts !== sel) add(selCounts, 'na');
-  if (baseCounts !== base) add(baseCounts, 'nb');
-  const rows: Rise[] = [];
-  for (const [name, r] of acc) {
-    const na = selCounts !== sel ? r.na : r.a;
-    const nb = baseCounts !== base ? r.nb : r.b;
-    rows.push({
-      name,
-      total: change(r.a.total, na.total, r.b.total, nb.total, totals),
-      self: change(r.a.self, na.self, r.b.self, nb.self, totals),
-    });
-  }
+  const rows = rowsOf(side(sel, selCounts), side(base, baseCounts), totals);
   return { rows: sortRises(rows, 'score', 'total', true, (n) => profile.strings[n]), totals };
+}
+
+/**
+ * Per method NAME, the total and self weight of a profile's per-stack weights: what two
+ * recordings share (their string indexes and stack numbers differ). A name held by two string
+ * indexes (pools of different chunks) adds up.
+ */
+export function methodsByName(profile: Profile, weights: Float64Array): Map<string, MethodWeight> {
+  const out = new Map<string, MethodWeight>();
+  for (const m of topMethods(profile, weights)) {
+    const name = profile.strings[m.name];
+    const had = out.get(name);
+    out.set(name, had ? { total: had.total + m.total, self: had.self + m.self } : { total: m.total, self: m.self });
+  }
+  return out;
+}
+
+/** A side of a comparison of two recordings: a profile and its per-stack weights (and counts). */
+export interface ProfileSide {
+  profile: Profile;
+  weights: Float64Array;
+  /** Per-stack event counts when the weights are not counts (omitted: the weights are). */
+  counts?: Float64Array;
+}
+
+/** A comparison of two recordings: rows name methods by index into `names`. */
+export interface NamedComparison extends MethodComparison {
+  names: string[];
+}
+
+/**
+ * Each method's change from recording `base` to recording `sel`, methods matched by name: the same
+ * rows compareMethods gives for the same data in one profile, with `name` indexing `names`.
+ */
+export function compareProfiles(sel: ProfileSide, base: ProfileSide): NamedComparison {
+  const side = (s: ProfileSide): Side<string> => {
+    const weights = methodsByName(s.profile, s.weights);
+    return { weights, counts: s.counts && s.counts !== s.weights ? methodsByName(s.profile, s.counts) : weights };
+  };
+  const totals: Totals = { a: sum(sel.weights), b: sum(base.weights), na: sum(sel.counts ?? sel.weights), nb: sum(base.counts ?? base.weights) };
+  const names: string[] = [];
+  const rows = rowsOf(side(sel), side(base), totals).map((r) => ({ ...r, name: names.push(r.name) - 1 }));
+  return { rows: sortRises(rows, 'score', 'total', true, (n) => names[n]), totals, names };
 }
 
 /** The table's columns, each a way to sort it. */
