@@ -23,6 +23,8 @@ export interface ViewState {
   viewport: [number, number] | null;
   /** Baseline range for the comparison view; null = everything outside the selection. */
   baseline: [number, number] | null;
+  /** With another recording open to compare with: its range, ms since its start; null = all of it. */
+  otherRange: [number, number] | null;
   hiddenThreads: string[];
   groupThreads: boolean;
   sortLanes: 'name' | 'samples';
@@ -57,6 +59,7 @@ export const initialState: ViewState = {
   range: null,
   viewport: null,
   baseline: null,
+  otherRange: null,
   hiddenThreads: [],
   groupThreads: false,
   sortLanes: 'samples',

@@ -18,6 +18,9 @@ export interface UrlExtras {
   url?: string;
   /** Fingerprint of the recording the view belongs to: `<size>-<hash>`. */
   fingerprint?: string;
+  /** The other recording compared with (`fp2`, `name2`): its fingerprint and file name. */
+  otherFingerprint?: string;
+  otherName?: string;
 }
 
 const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'recording'];
@@ -39,6 +42,8 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   q.set('v', String(URL_VERSION));
   if (extras.url) q.set('url', extras.url);
   if (extras.fingerprint) q.set('fp', extras.fingerprint);
+  if (extras.otherFingerprint) q.set('fp2', extras.otherFingerprint);
+  if (extras.otherName) q.set('name2', extras.otherName);
   const put = (k: string, v: string | null | undefined, def?: string) => {
     if (v !== null && v !== undefined && v !== '' && v !== def) q.set(k, v);
   };
@@ -52,6 +57,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('range', rangeToText(state.range));
   put('zoom', rangeToText(state.viewport));
   put('base', rangeToText(state.baseline));
+  put('range2', rangeToText(state.otherRange));
   put('dur', rangeToText(state.durationFilter));
   // One `hide` per thread: a name may hold any character, a newline or a comma too.
   for (const t of state.hiddenThreads) q.append('hide', t);
@@ -115,7 +121,7 @@ export function stateFromUrl(search: string): Parsed {
   else if (subjby !== null) notices.push(`Ignored an unknown subject grouping “${subjby}”.`);
   s.threadState = str('state');
   s.search = str('search');
-  for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline'], ['dur', 'durationFilter']] as const) {
+  for (const [k, field] of [['range', 'range'], ['zoom', 'viewport'], ['base', 'baseline'], ['range2', 'otherRange'], ['dur', 'durationFilter']] as const) {
     const t = q.get(k);
     if (t === null) continue;
     const r = rangeFromText(t);
@@ -157,6 +163,14 @@ export function stateFromUrl(search: string): Parsed {
   if (fp) {
     if (/^\d+-[0-9a-f]{8,64}$/.test(fp)) extras.fingerprint = fp;
     else notices.push('Ignored a malformed recording fingerprint.');
+  }
+  const fp2 = q.get('fp2');
+  if (fp2) {
+    if (/^\d+-[0-9a-f]{8,64}$/.test(fp2)) {
+      extras.otherFingerprint = fp2;
+      const name2 = q.get('name2');
+      if (name2) extras.otherName = name2;
+    } else notices.push('Ignored a malformed fingerprint of the other recording.');
   }
   return { state: s, extras, notices };
 }

@@ -17,6 +17,7 @@ const full: ViewState = {
   range: [4012.5, 5001.25],
   viewport: [0, 16000],
   baseline: [0, 3999.125],
+  otherRange: [250, 9000.5],
   hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode', 'two\nlines, a comma', '\u202eevil\u0000'],
   groupThreads: true,
   sortLanes: 'name',
@@ -35,6 +36,23 @@ describe('URL state', () => {
     expect(back.state).toEqual(full);
     expect(back.extras).toEqual({ url: 'https://example.org/a.jfr', fingerprint: '123-00ff00ff00ff00ff' });
     expect(back.notices).toEqual([]);
+  });
+
+  it('round-trips the other recording: its fingerprint, file name and range', () => {
+    const s = { ...initialState, view: 'compare' as const, range: [1000, 2000] as [number, number], otherRange: [0.5, 3000] as [number, number] };
+    const extras = { fingerprint: '123-00ff00ff00ff00ff', otherFingerprint: '456789-0123456789abcdef', otherName: 'today, after the fix.jfr.gz' };
+    const link = urlFromState(s, extras);
+    expect(link).toContain('fp2=456789-0123456789abcdef');
+    expect(link).toContain('range2=0.5-3000');
+    const back = stateFromUrl(link);
+    expect(back.state).toEqual(s);
+    expect(back.extras).toEqual(extras);
+    expect(back.notices).toEqual([]);
+    // A malformed fingerprint drops the other recording (its name too) with a notice.
+    const bad = stateFromUrl('?v=2&fp2=nope&name2=x.jfr&range2=1-2');
+    expect(bad.extras).toEqual({});
+    expect(bad.state.otherRange).toEqual([1, 2]);
+    expect(bad.notices).toHaveLength(1);
   });
 
   it('round-trips each field alone against the defaults', () => {
