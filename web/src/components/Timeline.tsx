@@ -161,6 +161,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         selectedEvent,
         kinds: derived.kinds,
         hidden,
+        waits: derived.waits,
       },
       pool.current,
     );

@@ -16,7 +16,7 @@ import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
 import { THEME } from '../colors';
 import { ACTIVITY_LABEL, type ActivityWeight } from '../../profile-logic/activity';
-import { WAIT_INFO, WAIT_KINDS, type WaitKind } from '../../profile-logic/waits';
+import { threadsWaiting, WAIT_INFO, WAIT_KINDS, type WaitKind, type WaitTracks } from '../../profile-logic/waits';
 import { AXIS_H, AXIS_TOP, BAR_H, BAR_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, WAIT_H, clockStep, niceStep } from './geometry';
 
 /** What both canvases share: the visible window and how times map to x. */
@@ -171,6 +171,8 @@ export interface LanesInput extends Frame {
   kinds: Uint8Array;
   /** Layers turned off: 'samples' and wait kinds. */
   hidden: ReadonlySet<string>;
+  /** Every wait per kind and thread: a grouped lane draws how many of its threads wait. */
+  waits: WaitTracks;
 }
 
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
@@ -293,6 +295,29 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     g.fillStyle = THEME.other;
     g.fill(droppedPath);
     g.globalAlpha = 1;
+    // A lane of several threads: how many of them are held up (contention kinds shown: monitors,
+    // parks on locks, I/O; not idling), as a line over the lane from none to all of them.
+    const shownKinds = WAIT_KINDS.filter((k) => !hidden.has(k) && WAIT_INFO[k].contention);
+    const gcols = Math.max(1, Math.floor(plotW / 2));
+    for (let li = first; li < last; li++) {
+      const lane = lanes[li];
+      if (lane.threads.length < 2) continue;
+      const tracks = lane.threads.flatMap((t) => shownKinds.map((k) => f.waits[k][t]));
+      const y = threadsWaiting(tracks, null, vp[0], vp[1], gcols);
+      const top = li * LANE_H - scrollTop + 2;
+      const h = LANE_H - 4;
+      g.beginPath();
+      for (let c = 0; c < gcols; c++) {
+        const yy = top + h - (Math.min(y[c], lane.threads.length) / lane.threads.length) * h;
+        if (c === 0) g.moveTo(LABEL_W, yy);
+        g.lineTo(LABEL_W + (c + 1) * (plotW / gcols), yy);
+      }
+      g.strokeStyle = THEME.text;
+      g.globalAlpha = 0.6;
+      g.lineWidth = 1;
+      g.stroke();
+      g.globalAlpha = 1;
+    }
     // Selection and the selected event.
     if (selectionTimes) {
       const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
