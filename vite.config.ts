@@ -84,7 +84,8 @@ export default defineConfig({
   preview: { headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer' } },
   test: {
     root: '.',
-    include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+    // Benchmarks are tests only when asked for (JFRSCOPE_BENCH=1 npx vitest run bench/…).
+    include: process.env.JFRSCOPE_BENCH ? ['bench/**/*.bench.test.ts'] : ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 120_000,
   },
