@@ -79,7 +79,7 @@ function tooLarge(size: number): Error {
   );
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>, limit: number, onChunk: (n: number) => void): Promise<ArrayBuffer> {
+async function readAll(stream: ReadableStream<Uint8Array>, limit: number, onChunk: (n: number) => void, overLimit: (total: number) => Error = tooLarge): Promise<ArrayBuffer> {
   const reader = stream.getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
@@ -88,8 +88,9 @@ async function readAll(stream: ReadableStream<Uint8Array>, limit: number, onChun
     if (done) break;
     total += value.length;
     if (total > limit) {
+      parts.length = 0;
       await reader.cancel();
-      throw tooLarge(total);
+      throw overLimit(total);
     }
     parts.push(value);
     onChunk(value.length);
@@ -107,8 +108,25 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** The bytes of a gzip-compressed recording, gunzipped as a stream. */
-async function gunzip(blob: Blob, onProgress: (done: number, total: number) => void): Promise<ArrayBuffer> {
+/** Inflation stops past this many times the compressed size (plus GZIP_SLACK), as the CLI's does. */
+export const GZIP_RATIO = 128;
+const GZIP_SLACK = 64 * 1024 ** 2;
+
+class InflateError extends Error {}
+
+function inflatedTooFar(compressed: number, inflated: number, budget: number): Error {
+  const mb = (n: number) => `${(n / 1024 ** 2).toFixed(n < 10 * 1024 ** 2 ? 1 : 0)} MB`;
+  return new InflateError(
+    budget < MAX_FILE_BYTES
+      ? `This gzip file of ${mb(compressed)} inflates past ${mb(inflated)}, more than ${GZIP_RATIO} times its size, which no recording does; ` +
+        'decompression was stopped there. If it is a recording, gunzip it and open the .jfr.'
+      : `This gzip file of ${mb(compressed)} inflates past ${(MAX_FILE_BYTES / 1024 ** 3).toFixed(0)} GiB (stopped at ${mb(inflated)}), more than the ` +
+        'browser can decode; use the jfrscope command-line tool: `jfrscope summary FILE`.',
+  );
+}
+
+/** The bytes of a gzip-compressed recording, gunzipped as a stream, within a budget. */
+export async function gunzip(blob: Blob, onProgress: (done: number, total: number) => void): Promise<ArrayBuffer> {
   let read = 0;
   const counted = blob.stream().pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -121,9 +139,12 @@ async function gunzip(blob: Blob, onProgress: (done: number, total: number) => v
   );
   try {
     const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
-    return await readAll(counted.pipeThrough(gunzip), MAX_FILE_BYTES, () => {});
+    // No recording compresses past GZIP_RATIO times: inflation stops there (a gzip bomb), or at
+    // what the page can hold, and says so with the real sizes.
+    const budget = Math.min(MAX_FILE_BYTES, GZIP_RATIO * blob.size + GZIP_SLACK);
+    return await readAll(counted.pipeThrough(gunzip), budget, () => {}, (n) => inflatedTooFar(blob.size, n, budget));
   } catch (e) {
-    if (e instanceof Error && e.message.startsWith('This recording is')) throw e;
+    if (e instanceof InflateError) throw e;
     throw new Error(`The file looks gzip-compressed but could not be decompressed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
