@@ -6,7 +6,7 @@
  *                 ▲                           │
  *                 └──── urlFromState ◀────────┘ (pushState; back/forward dispatch 'replace')
  */
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { RemoteRecording } from '../components/RemoteRecording';
 import { formatPercent } from '../profile-logic/format';
@@ -15,6 +15,7 @@ import { reducer } from './state';
 import { stateFromUrl } from './url';
 import { UpdatePrompt } from './UpdatePrompt';
 import { useDropTarget } from './useDropTarget';
+import { otherNeeded, useOtherRecording } from './useOtherRecording';
 import { useRecording } from './useRecording';
 import { useUrlSync } from './useUrlSync';
 import { Workspace } from './Workspace';
@@ -25,12 +26,30 @@ export function App() {
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
   const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote } = useRecording(
     initial.extras,
-    initial.notices,
+    [...initial.notices, ...otherNeeded(initial.extras)],
     state.eventType,
     () => setSelectedEvent(null),
   );
   const dragOver = useDropTarget(openFile);
-  useUrlSync(state, loaded, dispatch);
+  // The other recording a comparison is made against, beside this one (the Compare view opens it).
+  const addNotice = useCallback((n: string) => setNotices((ns) => [...ns, n]), [setNotices]);
+  const { other, openOther, clearOther } = useOtherRecording(initial.extras, state.eventType, addNotice);
+  const otherNamed = useMemo(
+    () => (other.loaded ? { fingerprint: other.loaded.fingerprint, name: other.loaded.name } : other.pending),
+    [other.loaded, other.pending],
+  );
+  const onOther = useMemo(
+    () => ({
+      onOpenOther: openOther,
+      onClearOther: () => {
+        clearOther();
+        dispatch({ type: 'set', patch: { otherRange: null } });
+      },
+      onOtherRange: (otherRange: [number, number] | null) => dispatch({ type: 'set', patch: { otherRange } }),
+    }),
+    [openOther, clearOther],
+  );
+  useUrlSync(state, loaded, dispatch, otherNamed);
 
   // Default event type once a recording is in.
   useEffect(() => {
@@ -97,6 +116,8 @@ export function App() {
           setSelectedEvent={setSelectedEvent}
           requested={requested}
           onDecode={setRequested}
+          other={other}
+          onOther={onOther}
         />
       ) : (
         !progress && (

@@ -10,7 +10,7 @@ import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kind
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useOtherSide, useSubjects, useThreadTimes } from '../selectors/derive';
 import { HEAT_ROWS, HeatmapView } from '../components/Heatmap';
 import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
@@ -25,6 +25,8 @@ import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
 import { useViewIntents } from './intents';
 import type { Action, ActiveView, ViewState } from './state';
+import type { OtherIntents } from '../components/intents';
+import type { OtherRecording } from './useOtherRecording';
 import type { Loaded } from './useRecording';
 
 interface WorkspaceProps {
@@ -37,9 +39,12 @@ interface WorkspaceProps {
   requested: string[];
   /** Decode these deferred types. */
   onDecode: (types: string[]) => void;
+  /** Another recording to compare with, and opening, ranging and clearing it. */
+  other: OtherRecording;
+  onOther: OtherIntents;
 }
 
-export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode }: WorkspaceProps) {
+export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode, other, onOther }: WorkspaceProps) {
   const { profile } = loaded;
   // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
   // on a huge recording a burst of typing recomputes once, for the latest text.
@@ -51,7 +56,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   useEffect(() => {
     requestAnimationFrame(() => performance.mark('jfrscope:shown'));
   }, [profile]);
-  const comparison = useComparison(profile, deferred, d, state.view === 'compare');
+  const otherSide = useOtherSide(other.loaded?.profile ?? null, other.loaded?.failed, deferred, d, profile.eventTypes[d.typeIndex]?.name ?? '', state.view === 'compare');
+  const comparison = useComparison(profile, deferred, d, state.view === 'compare', otherSide);
   const subjects = useSubjects(profile, deferred, d, state.view === 'subjects');
   const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
   const locks = useLocks(profile, deferred, d, state.view === 'locks');
@@ -383,7 +389,21 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               <ThreadTimeTable profile={profile} derived={d} state={deferred} on={on} noun={noun} rows={threadTimes} />
             )}
             {!type?.deferred && state.view === 'compare' && (
-              <CompareView profile={profile} comparison={comparison} state={state} on={on} mode={d.weightMode} />
+              <CompareView
+                comparison={comparison}
+                state={state}
+                on={on}
+                mode={d.weightMode}
+                otherSide={otherSide}
+                onOther={onOther}
+                other={{
+                  name: other.loaded?.name ?? null,
+                  durationMs: other.loaded?.profile.info.durationMs ?? 0,
+                  range: state.otherRange,
+                  busy: other.progress ? { what: other.progress.what ?? 'Reading the other recording…', done: other.progress.total > 1 ? other.progress.done / other.progress.total : null } : null,
+                  error: other.error,
+                }}
+              />
             )}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
           </div>

@@ -5,19 +5,21 @@
 import { useEffect, useRef, type Dispatch } from 'react';
 import type { Action, ViewState } from './state';
 import { stateFromUrl, urlFromState } from './url';
+import type { OtherNamed } from './useOtherRecording';
 import type { Loaded } from './useRecording';
 
-export function useUrlSync(state: ViewState, loaded: Loaded | null, dispatch: Dispatch<Action>): void {
+/** `other`: the other recording compared with (open, or named by the link and not open yet). */
+export function useUrlSync(state: ViewState, loaded: Loaded | null, dispatch: Dispatch<Action>, other: OtherNamed | null = null): void {
   const lastPush = useRef(0);
   useEffect(() => {
     if (!loaded) return;
-    const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint });
+    const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint, otherFingerprint: other?.fingerprint, otherName: other?.name });
     if (next === window.location.search) return;
     const now = performance.now();
     if (now - lastPush.current < 800) window.history.replaceState(null, '', next);
     else window.history.pushState(null, '', next);
     lastPush.current = now;
-  }, [state, loaded]);
+  }, [state, loaded, other]);
   useEffect(() => {
     const onPop = () => {
       const p = stateFromUrl(window.location.search);

@@ -1,25 +1,27 @@
 /**
- * What changed in the selection against a baseline (the rest of the recording, or a range set
- * aside): a table of methods with both sides' counts, shares, the change and its p-value, or the
+ * What changed in the selection against a baseline (the rest of the recording, a range set
+ * aside, or another recording opened beside it, in its own range): a table of methods with both sides' counts, shares, the change and its p-value, or the
  * selection's flame graph with each frame coloured by its method's row (compare.ts measures both).
  * Too few events on a side: a sentence saying so, no numbers.
  */
 import { useMemo, useState } from 'react';
 import { direction, formatP, MIN_EVENTS, sortRises, type Change, type Measure, type Rise, type RiseKey, type Totals } from '../profile-logic/compare';
-import { formatCount, formatWeight } from '../profile-logic/format';
+import { formatCount, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import type { WeightMode } from '../profile-logic/kinds';
-import type { Comparison } from '../selectors/derive';
-import type { ViewIntents, ViewValues } from './intents';
-import type { Profile } from '../columns/profile';
+import type { Comparison, OtherSide } from '../selectors/derive';
+import type { OtherIntents, OtherValues, ViewIntents, ViewValues } from './intents';
 import { FlameGraph } from './FlameGraph';
 import { Segmented } from './Tables';
 
 interface Props {
-  profile: Profile;
   comparison: Comparison | null;
   state: ViewValues;
   on: ViewIntents;
   mode: WeightMode;
+  other: OtherValues;
+  /** The other recording's side (null while none is open). */
+  otherSide: OtherSide | null;
+  onOther: OtherIntents;
 }
 
 type Level = '0.05' | '0.01' | '0.001';
@@ -36,26 +38,136 @@ function holds(weight: number, events: number, mode: WeightMode): string {
   return countLike(mode) ? formatWeight(weight, mode) : `${formatCount(events)} events (${formatWeight(weight, mode)})`;
 }
 
-export function CompareView({ profile, comparison, state, on, mode }: Props) {
+export function CompareView(props: Props) {
+  return (
+    <div>
+      <OtherBar other={props.other} on={props.onOther} />
+      <Comparing {...props} />
+    </div>
+  );
+}
+
+/** Open another recording as the baseline, its range, and back to comparing within this one. */
+function OtherBar({ other, on }: { other: OtherValues; on: OtherIntents }) {
+  return (
+    <div className="view-bar other-bar" aria-label="Other recording">
+      <label className="button">
+        Compare with another recording
+        <input
+          type="file"
+          aria-label="Compare with another recording"
+          accept=".jfr,.gz,application/octet-stream"
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            if (f) on.onOpenOther(f);
+            e.currentTarget.value = '';
+          }}
+        />
+      </label>
+      {other.name !== null && (
+        <>
+          <span className="file-name" title="The baseline: this recording's selection is compared with it">
+            against {other.name}
+          </span>
+          <OtherRangeInput range={other.range} durationMs={other.durationMs} onRange={on.onOtherRange} />
+        </>
+      )}
+      {(other.name !== null || other.busy) && (
+        <button type="button" onClick={on.onClearOther}>
+          Clear other recording
+        </button>
+      )}
+      {other.busy && (
+        <span className="hint" role="progressbar" aria-label={other.busy.what} aria-valuenow={other.busy.done === null ? undefined : Math.round(other.busy.done * 100)}>
+          {other.busy.what}
+          {other.busy.done !== null && other.busy.done > 0 ? ` ${Math.round(other.busy.done * 100)}%` : ''}
+        </span>
+      )}
+      {other.error && (
+        <span className="regex-error" role="alert">
+          {other.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The other recording's range in seconds from its start, read on Enter; empty is all of it. */
+function OtherRangeInput({ range, durationMs, onRange }: { range: [number, number] | null; durationMs: number; onRange: (r: [number, number] | null) => void }) {
+  const shown = range ? formatRange(range, null) : '';
+  const [text, setText] = useState(shown);
+  const [seen, setSeen] = useState(shown);
+  const [bad, setBad] = useState(false);
+  // The range changed elsewhere (a link, back or forward): show it.
+  if (seen !== shown) {
+    setSeen(shown);
+    setText(shown);
+    setBad(false);
+  }
+  const apply = () => {
+    if (text.trim() === '') return onRange(null);
+    const r = parseRange(text, null);
+    setBad(r === null);
+    if (r) onRange(r);
+  };
+  return (
+    <label className={`field inline${bad ? ' invalid' : ''}`} title={`Seconds from the other recording's start (it lasts ${formatRange([0, durationMs], null)} s); empty for all of it; Enter applies`}>
+      <span>Baseline range</span>
+      <input
+        type="text"
+        aria-label="Baseline range"
+        aria-invalid={bad}
+        placeholder={`all: ${formatRange([0, durationMs], null)} s`}
+        value={text}
+        size={14}
+        spellCheck={false}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+          if (e.key === 'Escape') setText(shown);
+        }}
+      />
+    </label>
+  );
+}
+
+function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
   const [level, setLevel] = useState<Level>('0.01');
+  if (otherSide?.kind === 'missing') {
+    return (
+      <p className="hint needs-more">
+        {other.name} has no {otherSide.type} events: there is nothing to compare this recording’s with. Pick an event type both recordings hold, or
+        open another recording.
+      </p>
+    );
+  }
+  if (otherSide?.kind === 'deferred') {
+    return <p className="hint">{otherSide.failed ?? `Decoding ${formatCount(otherSide.count)} ${otherSide.type} events of ${other.name}; the comparison follows.`}</p>;
+  }
   if (!comparison) {
     return (
       <p className="hint">
         Select a time range on the timeline (drag) to compare it with the rest of the recording, or with a baseline range (select one and
-        press “Use as baseline” first).
+        press “Use as baseline” first), or compare this recording with another one.
       </p>
     );
   }
+  const two = otherSide?.kind === 'ready';
   const measure: Measure = state.methodSort;
-  const against = state.baseline ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s` : 'everything outside it';
+  const selection = two ? (state.range ? 'this recording’s selection' : 'all of this recording') : state.range ? 'the selection' : 'the whole recording';
+  const against = two
+    ? `${other.name}${other.range ? ` ${formatRange(other.range, null)} s` : ''} through the same filters`
+    : state.baseline
+      ? `the baseline ${(state.baseline[0] / 1000).toFixed(2)}–${(state.baseline[1] / 1000).toFixed(2)} s`
+      : 'everything outside it';
   const { totals } = comparison;
-  const sides = `${state.range ? 'the selection' : 'the whole recording'} (${holds(totals.a, totals.na, mode)}) against ${against} (${holds(totals.b, totals.nb, mode)})`;
+  const sides = `${selection} (${holds(totals.a, totals.na, mode)}) against ${against} (${holds(totals.b, totals.nb, mode)})`;
   if (!comparison.enough) {
     return (
       <p className="hint needs-more">
-        The comparison needs more events: {state.range ? 'the selection' : 'the whole recording'} holds {formatCount(totals.na)} {noun(mode)} and{' '}
-        {against} {formatCount(totals.nb)}, among the events the filters keep; it needs at least {MIN_EVENTS} on each side. Select a longer range
-        {state.baseline ? ' or baseline' : ''}, or loosen the filters.
+        The comparison needs more events: {selection} holds {formatCount(totals.na)} {noun(mode)} and {against} {formatCount(totals.nb)}, among the
+        events the filters keep; it needs at least {MIN_EVENTS} on each side. Select a longer range
+        {two ? ' or baseline range' : state.baseline ? ' or baseline' : ''}, or loosen the filters.
       </p>
     );
   }
@@ -107,7 +219,7 @@ export function CompareView({ profile, comparison, state, on, mode }: Props) {
       {state.compareAs === 'flame' && comparison.tree ? (
         <FlameGraph tree={comparison.tree} mode={mode} inverted={state.inverted} search={state.search} diff level={Number(level)} onSelect={(name) => on.onChooseMethod(name)} />
       ) : (
-        <RisesTable profile={profile} rises={comparison.rises} totals={totals} measure={measure} level={Number(level)} mode={mode} on={on} />
+        <RisesTable names={comparison.names} rises={comparison.rises} totals={totals} measure={measure} level={Number(level)} mode={mode} on={on} />
       )}
     </div>
   );
@@ -119,9 +231,9 @@ interface Column {
   title: string;
 }
 
-function RisesTable({ profile, rises, totals, measure, level, mode, on }: { profile: Profile; rises: Rise[]; totals: Totals; measure: Measure; level: number; mode: WeightMode; on: ViewIntents }) {
+function RisesTable({ names, rises, totals, measure, level, mode, on }: { names: readonly string[]; rises: Rise[]; totals: Totals; measure: Measure; level: number; mode: WeightMode; on: ViewIntents }) {
   const [sort, setSort] = useState<{ key: RiseKey; descending: boolean }>({ key: 'score', descending: true });
-  const rows = useMemo(() => sortRises(rises, sort.key, measure, sort.descending, (n) => profile.strings[n]).slice(0, 300), [rises, sort, measure, profile]);
+  const rows = useMemo(() => sortRises(rises, sort.key, measure, sort.descending, (n) => names[n]).slice(0, 300), [rises, sort, measure, names]);
   const maxDelta = rows.reduce((m, r) => Math.max(m, Math.abs(r[measure].delta)), 0) || 1;
   const unit = countLike(mode) ? noun(mode) : mode === 'bytes' ? 'bytes; events' : 'ms; events';
   const tested = countLike(mode)
@@ -171,8 +283,8 @@ function RisesTable({ profile, rises, totals, measure, level, mode, on }: { prof
           return (
             <tr key={r.name}>
               <td className="name">
-                <button type="button" className="link" title="Show its callers and callees" onClick={() => on.onChooseMethod(profile.strings[r.name], true)}>
-                  {profile.strings[r.name]}
+                <button type="button" className="link" title="Show its callers and callees" onClick={() => on.onChooseMethod(names[r.name], true)}>
+                  {names[r.name]}
                 </button>
               </td>
               <td className="num">{amount(c, 'a')}</td>

@@ -26,3 +26,22 @@ export interface ViewIntents {
   onFilterThread: (re: string) => void;
   onCompareAs: (as: 'table' | 'flame') => void;
 }
+
+/** Another recording to compare with (the baseline), as the Compare view shows it. */
+export interface OtherValues {
+  /** Its file name once open; null while none is. */
+  name: string | null;
+  /** Its length, ms: its range is read against it. */
+  durationMs: number;
+  /** Its range, ms since its start; null = all of it. */
+  range: [number, number] | null;
+  /** Reading or decoding it: what, and how far (0..1, or null when unknown). */
+  busy: { what: string; done: number | null } | null;
+  error: string | null;
+}
+
+export interface OtherIntents {
+  onOpenOther: (file: File) => void;
+  onClearOther: () => void;
+  onOtherRange: (range: [number, number] | null) => void;
+}

@@ -8,7 +8,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
-import { compareMethods, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
+import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
@@ -193,10 +193,53 @@ export interface Comparison {
   enough: boolean;
   /** The selection's tree, each frame with its method's change (only when shown as a flame graph). */
   tree: DiffNode | null;
+  /** The rows' method names: the recording's strings, or the names two recordings share. */
+  names: readonly string[];
+}
+
+/**
+ * The other recording's side of a comparison: its events of the selected type (matched by name)
+ * through the same filters (their texts applied to its strings), within its own range.
+ */
+export type OtherSide =
+  | { kind: 'missing'; type: string }
+  | { kind: 'deferred'; type: string; count: number; failed?: string }
+  | { kind: 'ready'; profile: Profile; weights: Float64Array; counts: Float64Array };
+
+/** The other recording's per-stack weights (and event counts) for the comparison; null without one. */
+export function useOtherSide(other: Profile | null, failed: Record<string, string> | undefined, s: ViewState, d: Derived, typeName: string, enabled: boolean): OtherSide | null {
+  const typeIndex = useMemo(() => (other ? other.eventTypes.findIndex((t) => t.name === typeName) : -1), [other, typeName]);
+  const index = useMemo(() => (other ? indexEvents(other) : null), [other]);
+  const hiddenKey = JSON.stringify(s.hiddenThreads);
+  const side = useMemo((): OtherSide | null => {
+    if (!other || !index || !enabled || !typeName) return null;
+    const t = other.eventTypes[typeIndex];
+    if (!t) return { kind: 'missing', type: typeName };
+    if (t.deferred) return { kind: 'deferred', type: t.name, count: t.count, failed: failed?.[t.name] };
+    const candidates = eventsOfType(index, typeIndex);
+    const lists = typeLists(other, index, typeIndex);
+    const spec = {
+      type: typeIndex,
+      thread: d.regex.thread.ok ? d.regex.thread.re : null,
+      stack: d.regex.stack.ok ? d.regex.stack.re : null,
+      exclude: d.regex.exclude.ok ? d.regex.exclude.re : null,
+      state: s.threadState,
+      hiddenThreads: new Set(JSON.parse(hiddenKey) as string[]),
+      subject: d.regex.subject.ok ? d.regex.subject.re : null,
+      duration: s.durationFilter,
+    };
+    const pass = filterLists(other, spec, lists.parts, flagsOf(other.events.length, candidates), null);
+    const interval = KINDS[t.kind].interval;
+    const cums = interval ? pass.cums.map((c, k) => ({ ...c, reach: reachOf(other, lists.parts[k]) })) : pass.cums;
+    const weights = weightsInRange(other, cums, s.otherRange, d.weightMode);
+    const counted = d.weightMode === 'samples' || d.weightMode === 'events';
+    return { kind: 'ready', profile: other, weights, counts: counted ? weights : weightsInRange(other, cums, s.otherRange, 'events') };
+  }, [other, failed, index, enabled, typeName, typeIndex, d.regex, d.weightMode, s.threadState, hiddenKey, s.durationFilter, s.otherRange]);
+  return side;
 }
 
 /** What rose in the selection against the baseline (or the rest): methods, and the tree. */
-export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean): Comparison | null {
+export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean, other: OtherSide | null = null): Comparison | null {
   // Per-stack weights of the baseline: the range set aside, or everything outside the selection.
   const baseOf = useCallback(
     (selected: Float64Array, mode: WeightMode) => {
@@ -212,26 +255,31 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
     [profile, s.baseline, d.cums],
   );
   const sides = useMemo(() => {
-    if (!enabled || (!s.range && !s.baseline)) return null;
+    if (!enabled || other || (!s.range && !s.baseline)) return null;
     const base = baseOf(d.weights, d.weightMode);
     // Bytes and durations are tested on the events under each method: count them per stack too.
     if (d.weightMode === 'samples' || d.weightMode === 'events') return { base, selCounts: d.weights, baseCounts: base };
     const selCounts = weightsInRange(profile, d.cums.parts, s.range, 'events');
     return { base, selCounts, baseCounts: baseOf(selCounts, 'events') };
-  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled, baseOf]);
-  const methods = useMemo(
-    () => (sides ? compareMethods(profile, d.weights, sides.base, sides.selCounts, sides.baseCounts) : null),
-    [profile, d.weights, sides],
+  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled, baseOf, other]);
+  // Against another recording: the selection (or all of this one) against its side, by method name.
+  const selCounts = useMemo(
+    () => (enabled && other?.kind === 'ready' && d.weightMode !== 'samples' && d.weightMode !== 'events' ? weightsInRange(profile, d.cums.parts, s.range, 'events') : d.weights),
+    [profile, d.cums, d.weights, d.weightMode, s.range, enabled, other],
   );
+  const methods = useMemo(() => {
+    if (enabled && other?.kind === 'ready') return compareProfiles({ profile, weights: d.weights, counts: selCounts }, { profile: other.profile, weights: other.weights, counts: other.counts });
+    return sides ? { ...compareMethods(profile, d.weights, sides.base, sides.selCounts, sides.baseCounts), names: profile.strings } : null;
+  }, [profile, d.weights, sides, enabled, other, selCounts]);
   const enough = methods ? enoughEvents(methods.totals) : false;
   const tree = useMemo(() => {
     if (!methods || !enough || s.compareAs !== 'flame') return null;
     // The selection's tree is d.tree (built with the same weights and direction), renamed.
     const named = { ...d.tree, name: `selection · ${formatWeight(d.totalWeight, d.weightMode)}` };
-    return diffTree(named, methods.rows, s.methodSort, (n) => profile.strings[n]);
-  }, [profile, d.tree, d.totalWeight, d.weightMode, methods, enough, s.compareAs, s.methodSort]);
+    return diffTree(named, methods.rows, s.methodSort, (n) => methods.names[n]);
+  }, [d.tree, d.totalWeight, d.weightMode, methods, enough, s.compareAs, s.methodSort]);
   return useMemo(
-    () => (methods ? { rises: enough ? methods.rows : [], totals: methods.totals, enough, tree } : null),
+    () => (methods ? { rises: enough ? methods.rows : [], totals: methods.totals, enough, tree, names: methods.names } : null),
     [methods, enough, tree],
   );
 }
