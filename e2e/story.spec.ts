@@ -78,18 +78,21 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   expect(lockSpikes.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.6 * hl.matching.reduce((a, b) => a + b, 0));
   await shot(page, 'story-3-lock-waits');
 
-  // Which lock: the monitors table, without the stack filter, puts NativeThreadSet first (the
-  // index-merger's holds of SearchService$Index come second), waited on by all eight workers;
-  // choosing it filters to it.
+  // Which lock: the monitors table, without the stack filter, holds NativeThreadSet with the
+  // most waits, waited on by all eight workers (rows go by wait time, so the index-merger's
+  // 400 ms holds of SearchService$Index, fewer but longer waits, may lead); choosing it filters
+  // to it.
   await page.getByLabel('Stack filter').fill('');
   await page.getByRole('tab', { name: 'Monitors' }).click();
   const monitors = page.getByRole('table', { name: 'Subjects' });
   await settled(page);
-  const top = monitors.locator('tbody tr').first();
-  await expect(top.locator('td').first()).toHaveText('sun.nio.ch.NativeThreadSet');
+  const top = monitors.locator('tbody tr').filter({ has: page.getByRole('cell', { name: 'sun.nio.ch.NativeThreadSet', exact: true }) });
+  await expect(top).toHaveCount(1);
   await expect(top.locator('td').nth(2)).toHaveText('8');
+  const events = await monitors.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.children[1].textContent!.replace(/,/g, ''))));
   const waits = Number((await top.locator('td').nth(1).textContent())!.replace(/,/g, ''));
   expect(waits).toBe(nativeThreadSetWaits);
+  expect(Math.max(...events)).toBe(waits);
   await top.getByRole('button').click();
   await expect(page.getByLabel('Monitor filter')).toHaveValue('^sun\\.nio\\.ch\\.NativeThreadSet( @ 0x[0-9a-f]+)?$');
   await expect.poll(async () => (await selectedCounts(page))[0]).toBe(waits);
@@ -121,11 +124,11 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   await expect(flame.getByText('sun.nio.ch.NativeThreadSet.add').first()).toBeVisible();
   await shot(page, 'story-4-spike-flame');
 
-  // Where the workers' time went in the spike: all eight waited on locks.
+  // Where the workers' time went in the spike: all eight waited on monitors.
   await page.getByRole('tab', { name: 'Thread time' }).click();
   const times = page.getByRole('table', { name: 'Thread time' });
   await settled(page);
-  const lockCol = (await times.locator('thead th').allTextContents()).indexOf('Lock wait');
+  const lockCol = (await times.locator('thead th').allTextContents()).map((t) => t.trim()).indexOf('Monitor');
   expect(lockCol).toBeGreaterThan(0);
   const top8 = await times.locator('tbody tr').evaluateAll((rows, col) => rows.slice(0, 8).map((r) => [r.children[0].textContent, r.children[col].textContent]), lockCol);
   expect(top8.map(([n]) => n).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `search-worker-${n}`));
@@ -133,7 +136,8 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   await shot(page, 'story-4b-thread-time');
   await page.getByRole('tab', { name: 'Flame graph' }).click();
 
-  // Without the filter, the spike's top methods list skipBytes, and it rose against the rest.
+  // Without the filter, the spike's top methods list skipBytes, and it rose against the rest
+  // (the scan's positional reads happen under it).
   await page.getByLabel('Stack filter').fill('');
   await page.getByRole('tab', { name: 'Top methods' }).click();
   const methods = page.getByRole('table', { name: 'Top methods' });
@@ -142,22 +146,24 @@ test('the NativeThreadSet hunt on the example recording', async ({ page }) => {
   await expect(page.getByRole('table', { name: 'Callers' })).toContainText('SearchService.parseRecords');
   await shot(page, 'story-5-top-methods');
   await page.getByRole('tab', { name: 'Compare' }).click();
-  const rose = page.getByRole('table', { name: 'Methods that rose' });
+  const rose = page.getByRole('table', { name: 'Methods that changed' });
   await expect(rose).toBeVisible();
   await settled(page);
   const firstRows = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 8).map((r) => r.textContent ?? ''));
   expect(firstRows.some((r) => r.includes('skipBytes'))).toBe(true);
   await shot(page, 'story-6-compare');
-  // Ranked by self share: the frames on top that rose lead (skip's body, not its callers).
-  await rose.getByRole('button', { name: 'Self change' }).click();
-  await expect(rose.getByRole('columnheader', { name: /Self change/ })).toHaveAttribute('aria-sort', 'descending');
+  // Measured by self: the frames on top that rose lead (in the scenario, the positional reads
+  // skipBytes makes, down to libc's pread), not their callers.
+  await page.getByRole('radiogroup', { name: 'Measure' }).getByRole('radio', { name: 'Self' }).click();
+  await expect(page.getByRole('radiogroup', { name: 'Measure' }).getByRole('radio', { name: 'Self' })).toHaveAttribute('aria-checked', 'true');
   await settled(page);
   const bySelf = await rose.locator('tbody tr').evaluateAll((rows) => rows.slice(0, 4).map((r) => r.textContent ?? ''));
-  expect(bySelf.some((r) => /skip/i.test(r))).toBe(true);
-  expect(bySelf.some((r) => r.includes('SearchService.serve'))).toBe(false);
+  expect(bySelf.some((r) => r.includes('pread'))).toBe(true);
+  expect(bySelf.some((r) => r.includes('SearchService.serve') || r.includes('skipBytes'))).toBe(false);
   await shot(page, 'story-7-compare-self');
-  // The same comparison as a flame graph: the frames whose share rose are red.
-  await page.getByRole('radio', { name: 'Flame graph' }).click();
+  // The same comparison as a flame graph, measured by total: the frames whose share rose are red.
+  await page.getByRole('radiogroup', { name: 'Measure' }).getByRole('radio', { name: 'Total' }).click();
+  await page.getByRole('radiogroup', { name: 'Show the comparison as' }).getByRole('radio', { name: 'Flame graph' }).click();
   const diffFlame = page.getByTestId('flamegraph');
   const skipFrame = diffFlame.locator('g', { has: page.getByText('java.io.DataInputStream.skipBytes', { exact: true }) }).first();
   await expect(skipFrame).toBeVisible();
