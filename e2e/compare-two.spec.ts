@@ -36,6 +36,17 @@ test('Compare with another recording: both sides counted by method name; clearin
   }
   expect(both).toBeGreaterThan(0);
 
+  // The diff flame graph draws from the same rows.
+  await page.getByRole('radiogroup', { name: 'Show the comparison as' }).getByRole('radio', { name: 'Flame graph' }).click();
+  await expect(page.getByTestId('flamegraph')).toBeVisible();
+  await page.getByRole('radiogroup', { name: 'Show the comparison as' }).getByRole('radio', { name: 'Methods' }).click();
+
+  // A type the other recording lacks is named, not compared.
+  await page.getByLabel('Event').selectOption('jdk.ContainerConfiguration');
+  await expect(page.getByText('jdk25-cputime.jfr has no jdk.ContainerConfiguration events')).toBeVisible();
+  await page.getByLabel('Event').selectOption('jdk.ExecutionSample');
+  await expect(table).toBeVisible();
+
   // The link names the other recording and its range.
   await page.getByLabel('Baseline range').fill('0-1000');
   await page.getByLabel('Baseline range').press('Enter');

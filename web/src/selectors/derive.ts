@@ -214,7 +214,8 @@ export function useOtherSide(other: Profile | null, failed: Record<string, strin
   const side = useMemo((): OtherSide | null => {
     if (!other || !index || !enabled || !typeName) return null;
     const t = other.eventTypes[typeIndex];
-    if (!t) return { kind: 'missing', type: typeName };
+    // Declared in its metadata but never recorded is missing too.
+    if (!t || t.count === 0) return { kind: 'missing', type: typeName };
     if (t.deferred) return { kind: 'deferred', type: t.name, count: t.count, failed: failed?.[t.name] };
     const candidates = eventsOfType(index, typeIndex);
     const lists = typeLists(other, index, typeIndex);
