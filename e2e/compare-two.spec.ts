@@ -62,6 +62,10 @@ test('Compare with another recording: both sides counted by method name; clearin
   await second.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/jdk17-profile.jfr'));
   await expect(second.getByRole('note')).toContainText(`This link compares with another recording, jdk25-cputime.jfr (`);
   await expect(second.getByRole('note')).toContainText(`${Number(fp2!.split('-')[0]).toLocaleString('en-US')} bytes`);
+  // Its Compare view (the link's view) names the file too, and can forget it.
+  await expect(second.getByText(/The link compared with jdk25-cputime\.jfr \(/)).toBeVisible();
+  await second.getByRole('button', { name: 'Clear other recording' }).click();
+  await expect.poll(() => new URL(second.url()).searchParams.get('fp2')).toBeNull();
   await second.close();
 
   // Clearing: back to comparing within the first recording.

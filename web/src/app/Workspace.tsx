@@ -26,7 +26,7 @@ import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
 import { useViewIntents } from './intents';
 import type { Action, ActiveView, ViewState } from './state';
 import type { OtherIntents } from '../components/intents';
-import type { OtherRecording } from './useOtherRecording';
+import { otherFile, type OtherRecording } from './useOtherRecording';
 import type { Loaded } from './useRecording';
 
 interface WorkspaceProps {
@@ -402,6 +402,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                   range: state.otherRange,
                   busy: other.progress ? { what: other.progress.what ?? 'Reading the other recording…', done: other.progress.total > 1 ? other.progress.done / other.progress.total : null } : null,
                   error: other.error,
+                  wanted: other.pending ? otherFile(other.pending) : null,
                 }}
               />
             )}

@@ -22,11 +22,16 @@ export interface OtherNamed {
   name?: string;
 }
 
+/** "name (1.2 MiB, 1,234,567 bytes)": the file a link names, as people look for it. */
+export function otherFile(o: OtherNamed): string {
+  const size = Number(o.fingerprint.split('-')[0]);
+  return `${o.name ?? 'a recording'} (${formatBytes(size)}, ${formatCount(size)} bytes)`;
+}
+
 /** What a link says is needed to show its comparison, or nothing. */
 export function otherNeeded(extras: UrlExtras): string[] {
   if (!extras.otherFingerprint) return [];
-  const size = Number(extras.otherFingerprint.split('-')[0]);
-  const file = `${extras.otherName ?? 'a recording'} (${formatBytes(size)}, ${formatCount(size)} bytes)`;
+  const file = otherFile({ fingerprint: extras.otherFingerprint, name: extras.otherName });
   return [`This link compares with another recording, ${file}: open it with “Compare with another recording” in the Compare view.`];
 }
 

@@ -72,7 +72,8 @@ function OtherBar({ other, on }: { other: OtherValues; on: OtherIntents }) {
           <OtherRangeInput range={other.range} durationMs={other.durationMs} onRange={on.onOtherRange} />
         </>
       )}
-      {(other.name !== null || other.busy) && (
+      {other.name === null && other.wanted && <span className="hint">The link compared with {other.wanted}: open it to see that comparison.</span>}
+      {(other.name !== null || other.busy || other.wanted) && (
         <button type="button" onClick={on.onClearOther}>
           Clear other recording
         </button>

@@ -38,6 +38,8 @@ export interface OtherValues {
   /** Reading or decoding it: what, and how far (0..1, or null when unknown). */
   busy: { what: string; done: number | null } | null;
   error: string | null;
+  /** The file a link compared with, not open yet ("name (size)"); null when none is wanted. */
+  wanted: string | null;
 }
 
 export interface OtherIntents {
