@@ -12,6 +12,7 @@ import { gcEvents } from '../intervals';
 import { lockBursts } from '../locks';
 import { waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
+import { scheduleWindows } from './schedule';
 
 describe('findings from hand-built events', () => {
   it('quantiles by nearest rank', () => {
@@ -44,14 +45,6 @@ describe('findings from hand-built events', () => {
   });
 });
 
-function holds(name: string, startMs: number): [number, number][] {
-  return readFileSync(resolve(__dirname, `../../../../fixtures/expected/${name}.schedule.tsv`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter((r) => r[0] === 'hold')
-    .map((r) => [Number(BigInt(r[2]) / 1000n) / 1000 - startMs, Number(BigInt(r[3]) / 1000n) / 1000 - startMs]);
-}
 
 describe('findings on a JDK recording', () => {
   const name = 'jdk17-profile.jfr';
@@ -67,7 +60,7 @@ describe('findings on a JDK recording', () => {
   });
 
   it('names the monitor, its holder and what it ran during a scheduled hold', () => {
-    const [a, b] = holds(name, p.info.startMs)[1];
+    const [a, b] = scheduleWindows(name, 'hold', p.info.startMs)[1];
     const f = findings(p, [a + 50, b - 50], inputs([a + 50, b - 50]));
     const lock = f.find((x) => x.view === 'locks');
     expect(lock?.text).toMatch(/^[678] threads waited .* on one SearchService\$Index @ 0x[0-9a-f]+ monitor held by index-merger, which ran SearchService\$Index\.mergeSegments \((\d+)% of its samples\) meanwhile\.$/);
@@ -77,7 +70,7 @@ describe('findings on a JDK recording', () => {
   });
 
   it('finds no pile-up in a calm stretch', () => {
-    const [, b] = holds(name, p.info.startMs)[0];
+    const [, b] = scheduleWindows(name, 'hold', p.info.startMs)[0];
     const calm: [number, number] = [b + 200, b + 700];
     const f = findings(p, calm, inputs(calm));
     expect(f.filter((x) => /held up on average/.test(x.text))).toEqual([]);

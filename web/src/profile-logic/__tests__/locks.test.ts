@@ -13,6 +13,7 @@ import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiter
 import { topMethods } from '../methods';
 import { waitKinds } from '../waits';
 import { buildProfile, type Ev } from './build';
+import { scheduleWindows } from './schedule';
 
 const TYPES = [
   { name: 'jdk.ExecutionSample', kind: 'cpu' as const },
@@ -82,15 +83,6 @@ describe('lock blame', () => {
   });
 });
 
-/** The scenario's known holds, ms since the recording's start. */
-function holds(name: string, startMs: number): [number, number][] {
-  return readFileSync(resolve(__dirname, `../../../../fixtures/expected/${name}.schedule.tsv`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => l.split('\t'))
-    .filter((r) => r[0] === 'hold')
-    .map((r) => [Number(BigInt(r[2]) / 1000n) / 1000 - startMs, Number(BigInt(r[3]) / 1000n) / 1000 - startMs]);
-}
 
 describe('lock blame on the JDK recordings', () => {
   for (const name of ['jdk17-profile.jfr', 'jdk25-cputime.jfr']) {
@@ -102,7 +94,7 @@ describe('lock blame on the JDK recordings', () => {
       // Index-merger is named as holder of exactly the scheduled holds (other short pile-ups,
       // where a worker held the index, name someone else).
       const bursts = all.filter((b) => b.holder === merger);
-      const truth = holds(name, p.info.startMs);
+      const truth = scheduleWindows(name, 'hold', p.info.startMs);
       expect(bursts.length).toBe(truth.length);
       bursts.forEach((b, k) => {
         expect(Math.abs(b.start - truth[k][0]), `burst ${k} start`).toBeLessThan(100);

@@ -17,6 +17,7 @@ import { findSpikes } from '../spikes';
 import { subjectsInRange } from '../subjects';
 import { covered, threadsWaiting, trackOf, waitKindOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
+import { scheduleWindows } from './schedule';
 
 const TYPES = [
   { name: 'jdk.ExecutionSample', kind: 'cpu' as const },
@@ -168,16 +169,7 @@ describe('the spike finder', () => {
     });
   });
 
-  /** Known windows of kind `kind` from the scenario's schedule, ms since the recording's start. */
-  function schedule(name: string, kind: string, startMs: number): [number, number][] {
-    const text = readFileSync(resolve(__dirname, `../../../../fixtures/expected/${name}.schedule.tsv`), 'utf8');
-    return text
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t'))
-      .filter((r) => r[0] === kind)
-      .map((r) => [Number(BigInt(r[2]) / 1000n) / 1000 - startMs, Number(BigInt(r[3]) / 1000n) / 1000 - startMs]);
-  }
+
 
   for (const name of ['example.jfr', 'jdk17-profile.jfr', 'jdk25-cputime.jfr']) {
     it(`finds each of ${name}'s monitor holds once, within 100 ms, and nothing else`, () => {
@@ -186,7 +178,7 @@ describe('the spike finder', () => {
       const cums = pass(profile, type, /Index/);
       const tracks = matchTracks(profile, cums.slice(0, profile.threads.length));
       const found = activitySpikes(profile, cums, tracks, null, 'threads');
-      const holds = schedule(name, 'hold', profile.info.startMs);
+      const holds = scheduleWindows(name, 'hold', profile.info.startMs);
       expect(holds.length).toBeGreaterThanOrEqual(2);
       expect(found.length).toBe(holds.length);
       holds.forEach(([a, e], k) => {
