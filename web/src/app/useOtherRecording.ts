@@ -10,9 +10,10 @@
  * here, the link keeps naming it and a notice says which file is needed.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CancelledError, closeRecording, fileEnds, loadRecording, loadTypes, type LoadHandle } from '../engine';
+import { CancelledError, closeRecording, fileEnds, loadRecording, type LoadHandle } from '../engine';
 import { formatBytes, formatCount } from '../profile-logic/format';
 import { fingerprint } from './fingerprint';
+import { useDeferredTypes } from './useDeferredTypes';
 import type { UrlExtras } from './url';
 import type { Loaded, Progress } from './useRecording';
 
@@ -109,30 +110,7 @@ export function useOtherRecording(link: UrlExtras, eventType: string, onNotice: 
   }, [drop]);
 
   // The type the view shows, when the other recording deferred it (a lazy load), is decoded now.
-  useEffect(() => {
-    const l = loaded;
-    const t = l?.profile.eventTypes.find((x) => x.name === eventType);
-    if (!l || !t || !t.deferred || l.failed?.[t.name]) return;
-    let live = true;
-    const what = `Decoding ${formatCount(t.count)} ${t.name} events of ${l.name}…`;
-    setProgress({ done: 0, total: 1, what });
-    loadTypes(l.profile, [t.name], (done, total) => live && setProgress({ done, total, what })).then(
-      (profile) => {
-        if (!live) return;
-        setProgress(null);
-        setLoaded((cur) => (cur === l ? { ...l, profile } : cur));
-      },
-      (e: unknown) => {
-        if (!live || e instanceof CancelledError) return;
-        setProgress(null);
-        const why = e instanceof Error ? e.message : String(e);
-        setLoaded((cur) => (cur === l ? { ...l, failed: { ...l.failed, [t.name]: why } } : cur));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [loaded, eventType]);
+  useDeferredTypes(loaded, setLoaded, (name) => name === eventType, setProgress, () => {}, loaded ? ` of ${loaded.name}` : '');
 
   // The page goes: so do the other recording's workers.
   useEffect(() => drop, [drop]);

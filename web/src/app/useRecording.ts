@@ -9,9 +9,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
-import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, loadTypes, warmUp, type LoadHandle } from '../engine';
-import { formatCount } from '../profile-logic/format';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, warmUp, type LoadHandle } from '../engine';
 import { fingerprint } from './fingerprint';
+import { useDeferredTypes } from './useDeferredTypes';
 import { recordingSource } from './url';
 
 export interface Loaded {
@@ -130,33 +130,13 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
 
   // Types whose rows were deferred (too many for the first round) are decoded when one is picked
   // or when the timeline's "Decode" asks for them.
-  useEffect(() => {
-    const l = loaded;
-    const todo = l?.profile.eventTypes.filter((x) => x.deferred && !l.failed?.[x.name] && (x.name === eventType || requested.includes(x.name))) ?? [];
-    if (!l || todo.length === 0) return;
-    let live = true;
-    const n = todo.reduce((a, t) => a + t.count, 0);
-    const what = `Decoding ${formatCount(n)} ${todo.length === 1 ? todo[0].name : 'more'} events…`;
-    setProgress({ done: 0, total: 1, what });
-    loadTypes(l.profile, todo.map((t) => t.name), (done, total) => live && setProgress({ done, total, what })).then(
-      (profile) => {
-        if (!live) return;
-        setProgress(null);
-        setLoaded((cur) => (cur === l ? { ...l, profile } : cur));
-      },
-      (e: unknown) => {
-        if (!live || e instanceof CancelledError) return;
-        setProgress(null);
-        const why = e instanceof Error ? e.message : String(e);
-        setError(`Could not decode ${todo.map((t) => t.name).join(', ')}: ${why}`);
-        // Not tried again while this recording is open; the view says why instead of waiting.
-        setLoaded((cur) => (cur === l ? { ...l, failed: { ...l.failed, ...Object.fromEntries(todo.map((t) => [t.name, why])) } } : cur));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [loaded, eventType, requested]);
+  useDeferredTypes(
+    loaded,
+    setLoaded,
+    (name) => name === eventType || requested.includes(name),
+    setProgress,
+    (types, why) => setError(`Could not decode ${types.join(', ')}: ${why}`),
+  );
 
   const dismissRemote = useCallback(() => setRemote(null), []);
 
