@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { clickBusiestPoint, root, selectedCounts, settled, shot } from './helpers';
+import { clickBusiestPoint, lanesCanvas, root, selectedCounts, settled, shot } from './helpers';
 
 /** The example's event counts as the JDK reads them (fixtures/expected/, tools/golden). */
 const counts: Record<string, number> = Object.fromEntries(
@@ -114,7 +114,7 @@ test('opening another recording, even mid-load, stops the previous one’s worke
   // The busiest point of the first lane: the workers' lanes alone (the index-merger, first by CPU
   // samples, burns them outside the scans where the histogram peaks).
   await page.getByLabel('Thread filter').fill('^search-worker-');
-  await expect(page.getByTestId('lanes')).toHaveAttribute('data-lanes', /^search-worker-\d(\nsearch-worker-\d)*$/);
+  await expect(lanesCanvas(page)).toHaveAccessibleName(/^Thread lanes \(\d+\): search-worker-\d(, search-worker-\d)*$/);
   await settled(page);
   expect(await clickBusiestPoint(page)).toBe(true);
   await expect(page.getByRole('complementary', { name: 'Event details' }).locator('pre')).toContainText('"stackTrace"');

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { root, settled } from './helpers';
+import { lanesCanvas, root, settled } from './helpers';
 
 const FILE = 'jdk17-profile.jfr';
 
@@ -44,7 +44,7 @@ test('Locks names the holder of the Index monitor and shows what it ran', async 
   await expect(ran.getByRole('heading')).toContainText('What index-merger ran during the burst');
   await expect(ran).toContainText('mergeSegments');
   // The holder's lane is pinned on top: hovering the first lane's name reads it.
-  const lanes = page.getByTestId('lanes');
+  const lanes = lanesCanvas(page);
   const box = (await lanes.boundingBox())!;
   await page.mouse.move(box.x + 40, box.y + 10);
   await expect(page.getByRole('tooltip')).toContainText('index-merger');

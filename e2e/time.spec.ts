@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { root, selectRange, settled, status } from './helpers';
+import { lanesCanvas, root, selectedRange, selectRange, settled, status } from './helpers';
 
 /** The schedule's windows of one kind, ms since the recording's start (the chunk header's). */
 function windows(kind: string): [number, number][] {
@@ -58,10 +58,16 @@ test('a range inside a pile-up reads the threads waiting and the wait inside it'
 
   // Dragged with the mouse inside the second hold: the same reading.
   const [b0, b1] = holds[1];
+  const typed = await page.getByLabel('Selected range').inputValue();
   await selectRange(page, b0 + 120, b1 - 120);
+  await expect(page.getByLabel('Selected range')).not.toHaveValue(typed);
+  // The range the drag selected, as the input shows it: inside the hold.
+  const [s0, s1] = await selectedRange(page);
+  expect(s0).toBeGreaterThan(b0);
+  expect(s1).toBeLessThan(b1);
   [ms, threads] = await waitFigures(page);
   expect(threads).toBeGreaterThanOrEqual(6);
-  const width = b1 - 120 - (b0 + 120);
+  const width = s1 - s0;
   expect(ms).toBeLessThanOrEqual(8 * width * 1.05);
   expect(ms).toBeGreaterThan(5 * width * 0.9);
   await expect(page.getByRole('tab', { name: 'Thread time' })).toBeVisible();
@@ -93,11 +99,11 @@ test('layers turn a kind of wait off and on, and the link keeps it', async ({ pa
   await openLockWaits(page);
   const layer = page.getByRole('group', { name: 'Layers' }).getByRole('button', { name: 'Monitor' });
   await expect(layer).toHaveAttribute('aria-pressed', 'true');
-  const before = await page.getByTestId('lanes').screenshot();
+  const before = await lanesCanvas(page).screenshot();
   await layer.click();
   await expect(layer).toHaveAttribute('aria-pressed', 'false');
   await settled(page);
-  const after = await page.getByTestId('lanes').screenshot();
+  const after = await lanesCanvas(page).screenshot();
   expect(after.equals(before)).toBe(false);
   await expect(page).toHaveURL(/layers=monitor/);
   // The link reopens with the layer off (the example is opened again: its link names no file).

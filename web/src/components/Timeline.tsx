@@ -116,6 +116,11 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       (m > 0 ? `; most matching around ${formatTime(vp[0] + (peak + 0.5) * w, clock, w)}` : '')
     );
   }, [hist, vp, clock, derived.activityWeight]);
+  // The lanes as a screen reader reads them: how many, and their names top to bottom.
+  const lanesLabel = useMemo(
+    () => `Thread lanes (${derived.lanes.length})${derived.lanes.length ? `: ${derived.lanes.map((l) => visibleName(l.label)).join(', ')}` : ''}`,
+    [derived.lanes],
+  );
   const gcEvents = derived.gc;
   const selectionTimes = useMemo<[number, number] | null>(
     () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : range),
@@ -366,14 +371,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       <canvas
         ref={head}
         className="timeline-head"
-        data-testid="histogram"
         role="img"
         aria-label={histSummary}
-        data-from={vp[0]}
-        data-to={vp[1]}
-        data-matching={Array.from(hist.matching).join(',')}
-        data-other={Array.from(hist.other).join(',')}
-        data-plot-left={LABEL_W}
         style={{ width: '100%', height: HEAD_H, cursor: 'crosshair' }}
         onPointerDown={(ev) => onDown(ev, ev.nativeEvent.offsetY > AXIS_TOP)}
         onPointerMove={(ev) => onMove(ev, false)}
@@ -384,10 +383,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         <div style={{ height: Math.max(derived.lanes.length * LANE_H, viewH) }}>
           <canvas
             ref={body}
-            data-testid="lanes"
             role="img"
-            aria-label={`Thread lanes (${derived.lanes.length}); the Threads menu lists them`}
-            data-lanes={derived.lanes.map((l) => l.label).join('\n')}
+            aria-label={lanesLabel}
             style={{ position: 'sticky', top: 0, width: '100%', height: viewH, display: 'block' }}
             onPointerDown={(ev) => onDown(ev, false)}
             onPointerMove={(ev) => onMove(ev, true)}
