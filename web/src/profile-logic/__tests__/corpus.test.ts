@@ -1,0 +1,83 @@
+/**
+ * The analyses on recordings nobody here made (../shared/corpus: async-profiler, Datadog, JDK 11
+ * and 17, multi-chunk, damaged) and on every fixture: each runs, and what it reports keeps the
+ * invariants the truth imposes, checked against the events themselves by brute force:
+ * threads waiting never exceed the threads that wait, a burst's waits overlap and its clipped
+ * wait is within its total, a holder comes from the first grant's previous owner, a range's
+ * count of waits equals a direct overlap count, wait kinds cover exactly the interval events.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeInNode } from '../../engine/node';
+import { activitySpikes, matchTracks } from '../activity';
+import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
+import { filterLists, flagsOf } from '../filters';
+import { findings } from '../findings';
+import { gcEvents } from '../intervals';
+import { KINDS } from '../kinds';
+import { lockBursts } from '../locks';
+import { countInRange } from '../ranges';
+import { covered, threadsWaiting, waitKinds, waitTracks, WAIT_KINDS } from '../waits';
+
+const root = resolve(__dirname, '../../../..');
+const corpus = resolve(root, '../shared/corpus');
+const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.jfr(\.gz)?$/.test(f) && !/invalid/.test(f)).map((f) => join(dir, f)) : []);
+const files = [...list(join(root, 'fixtures')), ...list(join(corpus, 'jfrs')), ...list(join(corpus, 'grafana-jfr-parser'))];
+if (!existsSync(corpus)) console.warn(`skipped: ${corpus} is absent; the analyses run on the fixtures only`);
+
+describe('the analyses on every recording', () => {
+  it('has recordings', () => expect(files.length).toBeGreaterThanOrEqual(8));
+  for (const file of files) {
+    it(file.slice(root.length - 4), () => {
+      const p = decodeInNode(new Uint8Array(readFileSync(file)));
+      const e = p.events;
+      const idx = indexEvents(p);
+      const kinds = waitKinds(p);
+      // Wait kinds: exactly the events of interval kinds.
+      for (let i = 0; i < e.length; i++) expect(kinds[i] > 0, `event ${i} of ${p.eventTypes[e.type[i]].name}`).toBe(KINDS[p.eventTypes[e.type[i]].kind].interval);
+      const waits = waitTracks(p, idx, kinds);
+      const dur = Math.max(p.info.durationMs, 1);
+      const waiting = new Set<number>();
+      for (let i = 0; i < e.length; i++) if (kinds[i] && e.thread[i] >= 0) waiting.add(e.thread[i]);
+      let sum = new Float64Array(50);
+      for (const k of WAIT_KINDS) {
+        const y = threadsWaiting(waits[k], null, 0, dur, 50);
+        sum = sum.map((v, c) => v + y[c]);
+      }
+      // Each thread is in at most one wait at a time per kind, and there are 8 kinds.
+      for (const v of sum) expect(v).toBeLessThanOrEqual(8 * waiting.size + 1e-6);
+      for (const k of WAIT_KINDS) for (const tr of waits[k]) expect(covered(tr, 0, dur + 1)).toBeLessThanOrEqual(dur + 1 + 1e-6);
+
+      // Bursts: waits overlap in a chain, clipped within total, holder the first grant's previous owner.
+      const range: [number, number] = [dur * 0.25, dur * 0.75];
+      for (const b of lockBursts(p, idx, kinds, range)) {
+        expect(b.clipped).toBeLessThanOrEqual(b.total + 1e-6);
+        expect(b.start).toBeLessThanOrEqual(range[1]);
+        expect(b.end).toBeGreaterThan(range[0]);
+        const first = b.waits[0];
+        expect(b.holder).toBe(b.kind === 'monitor' && e.peer[first] >= 0 ? e.peer[first] : -1);
+        for (let k = 1; k < b.waits.length; k++) {
+          const end = (i: number) => e.start[i] + e.duration[i];
+          expect(end(b.waits[k])).toBeGreaterThanOrEqual(end(b.waits[k - 1]));
+        }
+      }
+      expect(() => findings(p, range, { index: idx, bursts: lockBursts(p, idx, kinds, range), waits, threads: new Uint8Array(p.threads.length).fill(1), gc: gcEvents(p, idx) })).not.toThrow();
+
+      // The largest wait type: a range's count equals a direct overlap count; spikes lie inside the recording.
+      const ty = p.eventTypes.map((t, i) => ({ t, i })).filter(({ t }) => KINDS[t.kind].interval && t.count > 0 && !t.deferred).sort((a, b) => b.t.count - a.t.count)[0]?.i;
+      if (ty === undefined) return;
+      const lists = typeLists(p, idx, ty);
+      const pass = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(e.length, eventsOfType(idx, ty)), null);
+      const cums = pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) }));
+      let direct = 0;
+      for (let i = 0; i < e.length; i++) if (e.type[i] === ty && e.start[i] <= range[1] && e.start[i] + e.duration[i] > range[0]) direct++;
+      expect(countInRange(p, cums, range)).toBe(direct);
+      for (const [a, b] of activitySpikes(p, cums, matchTracks(p, cums.slice(0, p.threads.length)), null, 'threads')) {
+        expect(a).toBeGreaterThanOrEqual(0);
+        expect(b).toBeGreaterThan(a);
+        expect(b).toBeLessThanOrEqual(dur + 1000);
+      }
+    });
+  }
+});
