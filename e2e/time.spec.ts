@@ -90,7 +90,9 @@ test('the spike finder steps through each monitor hold once, and nothing else', 
   }
   // Back with ] and [ on the timeline: the previous spike is the hold before the last.
   await page.getByRole('region', { name: /^Timeline/ }).focus();
+  const last = await page.getByLabel('Selected range').inputValue();
   await page.keyboard.press('[');
+  await expect(page.getByLabel('Selected range')).not.toHaveValue(last);
   const back = (await page.getByLabel('Selected range').inputValue()).split('–').map((v) => Number(v) * 1000);
   expect(Math.abs(back[0] - holds[holds.length - 2][0])).toBeLessThan(100);
 });
