@@ -263,8 +263,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             )}
             <i style={{ background: THEME.other }} /> filtered out
             <span className="layers" role="group" aria-label="Layers">
-              <button type="button" className="layer" aria-pressed={!state.hiddenLayers.includes('samples')} title="Show or hide the selected events' ticks on the lanes" onClick={() => toggleLayer('samples')}>
-                <i style={{ background: KINDS[type?.kind ?? 'cpu'].color }} /> {noun}
+              <button type="button" className="layer" aria-pressed={!state.hiddenLayers.includes('samples')} title="Show or hide the samples' ticks on the lanes" onClick={() => toggleLayer('samples')}>
+                <i style={{ background: KINDS[d.laneTicks.kind].color }} /> {d.laneTicks.selected ? noun : KINDS[d.laneTicks.kind].noun}
               </button>
               {kindsPresent.map((k) => (
                 <button key={k} type="button" className="layer" aria-pressed={!state.hiddenLayers.includes(k)} title={`${WAIT_INFO[k].title}: show or hide on the lanes and in the strip of threads waiting`} onClick={() => toggleLayer(k)}>

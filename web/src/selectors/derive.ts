@@ -10,7 +10,7 @@ import { useCallback, useMemo } from 'react';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
-import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
+import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
@@ -25,7 +25,7 @@ import { runningStates, type Cumulative } from '../profile-logic/running-counts'
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import { covered, waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
-import type { Profile } from '../columns/profile';
+import type { EventKind, Profile } from '../columns/profile';
 import type { ViewState } from '../app/state';
 
 export interface Derived {
@@ -48,6 +48,11 @@ export interface Derived {
   kinds: Uint8Array;
   /** Per wait kind, per thread: every wait of that kind (filters aside). */
   waits: WaitTracks;
+  /**
+   * What the lanes tick: the selected type's running counts when it is a sample type, else the
+   * recording's CPU (or wall) samples, all of them, so waits and samples line up on one screen.
+   */
+  laneTicks: { byThread: Cumulative[]; kind: EventKind; selected: boolean };
   /** Threads in a matching wait on average over the selection; null when the type is not a wait. */
   waitingInRange: number | null;
   counts: ThreadCounts;
@@ -148,6 +153,20 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, cums, tracks, filtered, activityWeight],
   );
   const kinds = useMemo(() => waitKinds(profile), [profile]);
+  const laneTicks = useMemo(() => {
+    const own = { byThread: cums.byThread, kind: profile.eventTypes[typeIndex]?.kind ?? 'cpu', selected: true };
+    if (!interval) return own;
+    const samples = sampleTypesOf(profile);
+    if (samples.length === 0) return own;
+    // Every sample counts: a running count of 1 per event along each thread's list.
+    const byThread = Array.from({ length: profile.threads.length }, (_, t) => {
+      const list = mergeByStart(profile.events.start, samples.map((ty) => eventsOf(index, ty, t)));
+      const match = new Int32Array(list.length + 1);
+      for (let k = 0; k < list.length; k++) match[k + 1] = k + 1;
+      return { list, match, running: match };
+    });
+    return { byThread, kind: profile.eventTypes[samples[0]].kind, selected: false };
+  }, [profile, index, cums, typeIndex, interval]);
   const waits = useMemo(() => waitTracks(profile, index, kinds), [profile, index, kinds]);
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
@@ -179,8 +198,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects],
   );
 }
 

@@ -161,8 +161,10 @@ export interface LanesInput extends Frame {
   height: number;
   scrollTop: number;
   lanes: Lane[];
-  /** Running counts per thread row of the selected type. */
+  /** Running counts per thread row of what the lanes tick (the selected samples, or all CPU samples). */
   byThread: Cumulative[];
+  /** Their kind, for the colour. */
+  tickKind: EventKind;
   filtered: Filtered;
   intervals: Intervals;
   hasStates: boolean;
@@ -232,9 +234,9 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     if (showSamples) {
       g.fillStyle = THEME.other;
       g.fill(other);
-      g.fillStyle = KINDS[f.typeKind].color;
+      g.fillStyle = KINDS[f.tickKind].color;
       g.fill(strong);
-      g.fillStyle = hasStates ? KINDS[f.typeKind].light : KINDS[f.typeKind].color;
+      g.fillStyle = hasStates ? KINDS[f.tickKind].light : KINDS[f.tickKind].color;
       g.fill(light);
     }
     // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
