@@ -10,6 +10,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, warmUp, type LoadHandle } from '../engine';
+import { damageReport } from '../profile-logic/damage';
 import { fingerprint } from './fingerprint';
 import { useDeferredTypes } from './useDeferredTypes';
 import { recordingSource } from './url';
@@ -81,7 +82,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         setProgress(null);
         setLoaded({ profile, name, fingerprint: fp, url });
         if (profile.info.errors.length) {
-          setError(`The recording is damaged; showing what could be read. ${profile.info.errors.map((e) => e.message).join(' · ')}`);
+          setError(`The recording is damaged; showing what could be read. ${damageReport(profile.info).join(' ')}`);
         }
         if (linkFingerprint.current && fp && linkFingerprint.current !== fp) {
           setNotices((n) => [...n, 'This link was made for a different recording; its view was applied anyway.']);
