@@ -11,7 +11,7 @@
  * of events.
  */
 import type { IndexIntoEvents, Profile } from '../columns/profile';
-import { eventsOf, type ThreadIndex } from './event-index';
+import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -210,23 +210,13 @@ export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
         return;
       }
       // Lists of different types overlap in time: merge them by start before the union.
-      const merged = lists.length === 1 ? lists[0] : mergeSorted(profile, lists);
+      const merged = lists.length === 1 ? lists[0] : mergeByStart(profile.events.start, lists);
       out[k].push(trackOf(profile, merged, (i) => kinds[i] === c + 1));
     });
   }
   return out;
 }
 
-function mergeSorted(profile: Profile, lists: Int32Array[]): Int32Array {
-  const all = new Int32Array(lists.reduce((a, l) => a + l.length, 0));
-  let o = 0;
-  for (const l of lists) {
-    all.set(l, o);
-    o += l.length;
-  }
-  const start = profile.events.start;
-  return all.sort((a, b) => start[a] - start[b] || a - b);
-}
 
 /**
  * Average number of the tracks' threads waiting in each of `columns` equal windows of
