@@ -12,6 +12,7 @@ import { RemoteRecording } from '../components/RemoteRecording';
 import { formatPercent } from '../profile-logic/format';
 import { defaultEventType } from '../profile-logic/kinds';
 import { reducer } from './state';
+import { useThemeSetting, type ThemeSetting } from './theme';
 import { stateFromUrl } from './url';
 import { UpdatePrompt } from './UpdatePrompt';
 import { useDropTarget } from './useDropTarget';
@@ -81,6 +82,7 @@ export function App() {
         </button>
         {loaded && <span className="file-name">{loaded.name}</span>}
         {loaded && <CopyLink />}
+        <ThemeSwitch />
       </header>
       <UpdatePrompt />
       {progress && (
@@ -160,5 +162,25 @@ function CopyLink() {
     >
       {copied ? 'Link copied' : 'Copy link'}
     </button>
+  );
+}
+
+const THEMES: [ThemeSetting, string][] = [
+  ['light', 'Light'],
+  ['dark', 'Dark'],
+  ['system', 'System'],
+];
+
+/** Light, dark, or as the system says (kept in localStorage). */
+function ThemeSwitch() {
+  const [setting, setSetting] = useThemeSetting();
+  return (
+    <span className="segmented theme-switch" role="radiogroup" aria-label="Theme">
+      {THEMES.map(([k, name]) => (
+        <button key={k} type="button" role="radio" aria-checked={setting === k} onClick={() => setSetting(k)}>
+          {name}
+        </button>
+      ))}
+    </span>
   );
 }

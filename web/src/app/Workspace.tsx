@@ -23,6 +23,7 @@ import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tabl
 import { ThreadsMenu } from '../components/ThreadsMenu';
 import { Timeline } from '../components/Timeline';
 import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
+import { useThemeName } from '../components/useTheme';
 import { useViewIntents } from './intents';
 import type { Action, ActiveView, ViewState } from './state';
 import type { OtherIntents } from '../components/intents';
@@ -46,6 +47,7 @@ interface WorkspaceProps {
 
 export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode, other, onOther }: WorkspaceProps) {
   const { profile } = loaded;
+  const themeName = useThemeName();
   // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so
   // on a huge recording a burst of typing recomputes once, for the latest text.
   const deferred = useDeferredValue(state);
@@ -261,7 +263,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 <i style={{ background: KINDS[type?.kind ?? 'cpu'].light }} /> matching, not running
               </>
             )}
-            <i style={{ background: THEME.other }} /> filtered out
+            <i style={{ background: THEME(themeName).other }} /> filtered out
             <span className="layers" role="group" aria-label="Layers">
               <button type="button" className="layer" aria-pressed={!state.hiddenLayers.includes('samples')} title="Show or hide the samples' ticks on the lanes" onClick={() => toggleLayer('samples')}>
                 <i style={{ background: KINDS[d.laneTicks.kind].color }} /> {d.laneTicks.selected ? noun : KINDS[d.laneTicks.kind].noun}
@@ -274,7 +276,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             </span>
             {gcCount > 0 && (
               <>
-                <i style={{ background: THEME.gcMark }} /> GC
+                <i style={{ background: THEME(themeName).gcMark }} /> GC
               </>
             )}
           </span>

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatMs, formatTime } from '../profile-logic/format';
 import { durationAt, type Heatmap } from '../profile-logic/heatmap';
 import { THEME } from './colors';
+import { useThemeName } from './useTheme';
 import { context, useSize } from './timeline/geometry';
 
 export const HEAT_ROWS = 40;
@@ -26,9 +27,13 @@ interface Props {
   onClearDurations: () => void;
 }
 
-/** White through orange to dark red, by the cell's count on a log scale. */
-function heatColor(v: number, max: number): string {
+/**
+ * White through orange to dark red, by the cell's count on a log scale; in the dark theme dim
+ * red through orange to pale yellow, so more is always further from the background.
+ */
+function heatColor(v: number, max: number, dark: boolean): string {
   const f = Math.log1p(v) / Math.log1p(max || 1);
+  if (dark) return `rgb(${Math.round(120 + 135 * f)}, ${Math.round(30 + 200 * f)}, ${Math.round(20 + 140 * f * f)})`;
   const r = 255;
   const g = Math.round(245 - 200 * f);
   const b = Math.round(235 - 235 * f);
@@ -42,6 +47,8 @@ export function HeatmapView({ heat, noun, clock, durationFilter, onColumns, onSe
   const plotW = Math.max(50, width - LEFT - 8);
   const cols = Math.max(10, Math.floor(plotW / 4));
   const [box, setBox] = useState<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
+  const theme = useThemeName();
+  const palette = THEME(theme);
   useEffect(() => onColumns(cols), [cols, onColumns]);
 
   useEffect(() => {
@@ -51,19 +58,19 @@ export function HeatmapView({ heat, noun, clock, durationFilter, onColumns, onSe
     const plotH = HEIGHT - BOTTOM;
     const cw = plotW / heat.cols;
     const rh = plotH / heat.rows;
-    g.fillStyle = THEME.lane;
+    g.fillStyle = palette.lane;
     g.fillRect(LEFT, 0, plotW, plotH);
     for (let r = 0; r < heat.rows; r++) {
       for (let col = 0; col < heat.cols; col++) {
         const v = heat.counts[r * heat.cols + col];
         if (!v) continue;
-        g.fillStyle = heatColor(v, heat.max);
+        g.fillStyle = heatColor(v, heat.max, theme === 'dark');
         g.fillRect(LEFT + col * cw, plotH - (r + 1) * rh, Math.ceil(cw), Math.ceil(rh));
       }
     }
     // Duration ticks at powers of ten.
     g.font = '11px system-ui, sans-serif';
-    g.fillStyle = THEME.muted;
+    g.fillStyle = palette.muted;
     for (let p = Math.ceil(Math.log10(heat.minMs)); Math.pow(10, p) <= heat.maxMs; p++) {
       const ms = Math.pow(10, p);
       const y = plotH - (Math.log(ms / heat.minMs) / Math.log(heat.maxMs / heat.minMs)) * plotH;
@@ -74,10 +81,10 @@ export function HeatmapView({ heat, noun, clock, durationFilter, onColumns, onSe
     const end = formatTime(heat.to, clock);
     g.fillText(end, LEFT + plotW - g.measureText(end).width, HEIGHT - 4);
     if (box) {
-      g.strokeStyle = THEME.text;
+      g.strokeStyle = palette.text;
       g.strokeRect(Math.min(box.x0, box.x1), Math.min(box.y0, box.y1), Math.abs(box.x1 - box.x0), Math.abs(box.y1 - box.y0));
     }
-  }, [heat, width, plotW, box, clock]);
+  }, [heat, width, plotW, box, clock, theme, palette]);
 
   if (!heat) return <p className="hint">The latency heatmap shows events with a duration: pick lock waits, parks, sleeps or I/O in the Event menu.</p>;
   const plotH = HEIGHT - BOTTOM;

@@ -30,6 +30,8 @@ import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
 import { threadsWaiting, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { AXIS_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, context, useSize } from './timeline/geometry';
 import { eventAt as hitTest } from './timeline/hit';
+import { THEME } from './colors';
+import { useThemeName } from './useTheme';
 
 interface Props {
   profile: Profile;
@@ -75,6 +77,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const [drag, setDrag] = useState<Drag | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
   const [cursorX, setCursorX] = useState<number | null>(null);
+  const palette = THEME(useThemeName());
   const duration = Math.max(profile.info.durationMs, 1);
   // Epoch ms of the recording's start when times read as the clock, else null.
   const clock = clockOn ? profile.info.startMs : null;
@@ -132,8 +135,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const c = head.current;
     if (!c) return;
     const g = context(c, width, HEAD_H);
-    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null });
-  }, [profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
+    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null, theme: palette });
+  }, [palette, profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
 
   // Per-frame column buffers, reused across frames.
   const pool = useRef<PixelCounts[]>([]);
@@ -168,10 +171,11 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         kinds: derived.kinds,
         hidden,
         waits: derived.waits,
+        theme: palette,
       },
       pool.current,
     );
-  }, [profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
+  }, [palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {

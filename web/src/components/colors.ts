@@ -1,7 +1,24 @@
 /** Colours shared by the timeline and the flame graph (each event kind's own colours are in profile-logic/kinds). */
 
-/** The timeline's palette (canvas cannot read CSS variables cheaply). */
-export const THEME = {
+export type ThemeName = 'light' | 'dark';
+
+/** A palette of the canvases (which cannot read CSS variables cheaply). */
+export interface Palette {
+  text: string;
+  muted: string;
+  rule: string;
+  labelBg: string;
+  axisBg: string;
+  lane: string;
+  laneAlt: string;
+  other: string;
+  selection: string;
+  baseline: string;
+  gcBand: string;
+  gcMark: string;
+}
+
+const LIGHT: Palette = {
   text: '#212529',
   muted: '#6c757d',
   rule: '#dee2e6',
@@ -15,6 +32,26 @@ export const THEME = {
   gcBand: 'rgba(250, 176, 5, 0.22)',
   gcMark: '#f59f00',
 };
+
+const DARK: Palette = {
+  text: '#e9ecef',
+  muted: '#adb5bd',
+  rule: '#3b3f45',
+  labelBg: '#25272b',
+  axisBg: '#1a1b1e',
+  lane: '#1a1b1e',
+  laneAlt: '#212327',
+  other: '#5c636a',
+  selection: 'rgba(116, 192, 252, 0.20)',
+  baseline: 'rgba(173, 181, 189, 0.20)',
+  gcBand: 'rgba(250, 176, 5, 0.18)',
+  gcMark: '#fab005',
+};
+
+/** The timeline's (and heatmap's) palette in a theme. */
+export function THEME(theme: ThemeName): Palette {
+  return theme === 'dark' ? DARK : LIGHT;
+}
 
 /**
  * Frame kinds coloured as async-profiler does: interpreted pale green, JIT green, inlined aqua,

@@ -14,7 +14,7 @@ import { visibleName } from '../../profile-logic/names';
 import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
 import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
-import { THEME } from '../colors';
+import type { Palette } from '../colors';
 import { ACTIVITY_LABEL, type ActivityWeight } from '../../profile-logic/activity';
 import { threadsWaiting, WAIT_INFO, WAIT_KINDS, type WaitKind, type WaitTracks } from '../../profile-logic/waits';
 import { AXIS_H, AXIS_TOP, BAR_H, BAR_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, WAIT_H, clockStep, niceStep } from './geometry';
@@ -32,6 +32,8 @@ export interface Frame {
   typeKind: EventKind;
   selectionTimes: readonly [number, number] | null;
   gcEvents: Int32Array;
+  /** The palette of the theme in effect. */
+  theme: Palette;
 }
 
 /** Threads waiting per column of the strip, by kind (only kinds shown). */
@@ -48,13 +50,14 @@ export interface HeadInput extends Frame {
 
 /** The activity histogram, GC marks, the axis with round ticks, the selection and the baseline. */
 export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
+  const P = f.theme;
   const { profile, width, hist, plotW, vp, xOf, selectionTimes, gcEvents, clock } = f;
-    g.fillStyle = THEME.labelBg;
+    g.fillStyle = P.labelBg;
     g.fillRect(0, 0, LABEL_W, HEAD_H);
     g.font = '12px system-ui, sans-serif';
-    g.fillStyle = THEME.text;
+    g.fillStyle = P.text;
     g.fillText(`Activity: ${ACTIVITY_LABEL[f.weight]}`, 8, 16);
-    g.fillStyle = THEME.muted;
+    g.fillStyle = P.muted;
     const n = hist.matching.length;
     let max = f.weight === 'threads' ? 1 : 1e-9;
     for (let i = 0; i < n; i++) max = Math.max(max, hist.matching[i] + hist.other[i]);
@@ -68,7 +71,7 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       const x = LABEL_W + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
-      g.fillStyle = THEME.other;
+      g.fillStyle = P.other;
       g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
       g.fillStyle = colour;
       // A matching bucket stays visible however small its share.
@@ -78,26 +81,26 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       const e = profile.events;
       if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
       const x0 = Math.max(LABEL_W, xOf(e.start[i]));
-      g.fillStyle = THEME.gcMark;
+      g.fillStyle = P.gcMark;
       g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
     }
     drawWaiting(g, f);
     // Axis.
-    g.fillStyle = THEME.axisBg;
+    g.fillStyle = P.axisBg;
     g.fillRect(LABEL_W, AXIS_TOP, plotW, AXIS_H);
-    g.fillStyle = THEME.rule;
+    g.fillStyle = P.rule;
     g.fillRect(0, AXIS_TOP, width, 1);
     // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
     const step = clock === null ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
     const offset = clock === null ? 0 : clock % step;
-    g.fillStyle = THEME.muted;
+    g.fillStyle = P.muted;
     for (let k = Math.ceil((vp[0] + offset) / step); k * step - offset <= vp[1]; k++) {
       const t = k * step - offset;
       const x = Math.round(xOf(t));
       g.fillRect(x, AXIS_TOP, 1, 5);
       g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, AXIS_TOP + 15);
     }
-    g.fillStyle = THEME.text;
+    g.fillStyle = P.text;
     g.fillText(
       clock !== null ? `${formatDate(clock + vp[0])} UTC` : f.zoomed ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording',
       8,
@@ -105,14 +108,14 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     );
     if (selectionTimes) {
       const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
-      g.fillStyle = THEME.selection;
+      g.fillStyle = P.selection;
       g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HEAD_H);
     }
     if (f.baseline) {
       const a = Math.max(LABEL_W, xOf(f.baseline[0]));
-      g.fillStyle = THEME.baseline;
+      g.fillStyle = P.baseline;
       g.fillRect(a, 0, Math.max(1, xOf(f.baseline[1]) - a), HIST_H);
-      g.fillStyle = THEME.muted;
+      g.fillStyle = P.muted;
       g.fillText('baseline', a + 3, 12);
     }
 }
@@ -122,10 +125,11 @@ const STACK_ORDER: WaitKind[] = [...WAIT_KINDS.filter((k) => WAIT_INFO[k].conten
 
 /** Threads waiting over time, stacked by kind of wait, on one scale (at least one thread). */
 function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
+  const P = f.theme;
   const top = HIST_H;
-  g.fillStyle = THEME.rule;
+  g.fillStyle = P.rule;
   g.fillRect(0, top, f.width, 1);
-  g.fillStyle = THEME.text;
+  g.fillStyle = P.text;
   g.fillText('Threads waiting', 8, top + 15);
   const kinds = STACK_ORDER.filter((k) => f.waiting[k]);
   const cols = kinds.length ? f.waiting[kinds[0]]!.length : 0;
@@ -135,7 +139,7 @@ function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
     for (const k of kinds) sum += f.waiting[k]![c];
     if (sum > max) max = sum;
   }
-  g.fillStyle = THEME.muted;
+  g.fillStyle = P.muted;
   g.fillText(kinds.length ? `max ${max.toFixed(1)}` : 'no waits shown', 8, top + 30);
   if (!cols) return;
   const cw = f.plotW / cols;
@@ -179,6 +183,7 @@ export interface LanesInput extends Frame {
 
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
 export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: PixelCounts[]): void {
+  const P = f.theme;
   const { profile, lanes, byThread, filtered, intervals, hasStates, selectedEvent, plotW, vp, xOf, selectionTimes, gcEvents, scrollTop, kinds, hidden } = f;
   const showSamples = !hidden.has('samples');
   const hiddenCode = WAIT_KINDS.map((k) => hidden.has(k));
@@ -201,11 +206,11 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     // Backgrounds.
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop;
-      g.fillStyle = li % 2 ? THEME.laneAlt : THEME.lane;
+      g.fillStyle = li % 2 ? P.laneAlt : P.lane;
       g.fillRect(LABEL_W, y, plotW, LANE_H);
     }
     // GC band under the ticks.
-    g.fillStyle = THEME.gcBand;
+    g.fillStyle = P.gcBand;
     for (const i of gcEvents) {
       if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
       const x0 = Math.max(LABEL_W, xOf(e.start[i]));
@@ -232,7 +237,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       }
     }
     if (showSamples) {
-      g.fillStyle = THEME.other;
+      g.fillStyle = P.other;
       g.fill(other);
       g.fillStyle = KINDS[f.tickKind].color;
       g.fill(strong);
@@ -290,11 +295,11 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       if (!path) return;
       const code = slot >> 1;
       g.globalAlpha = slot & 1 ? 1 : 0.7;
-      g.fillStyle = code > 0 ? WAIT_INFO[WAIT_KINDS[code - 1]].color : THEME.muted;
+      g.fillStyle = code > 0 ? WAIT_INFO[WAIT_KINDS[code - 1]].color : P.muted;
       g.fill(path);
     });
     g.globalAlpha = 0.35;
-    g.fillStyle = THEME.other;
+    g.fillStyle = P.other;
     g.fill(droppedPath);
     g.globalAlpha = 1;
     // A lane of several threads: how many of them are held up (contention kinds shown: monitors,
@@ -314,7 +319,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         if (c === 0) g.moveTo(LABEL_W, yy);
         g.lineTo(LABEL_W + (c + 1) * (plotW / gcols), yy);
       }
-      g.strokeStyle = THEME.text;
+      g.strokeStyle = P.text;
       g.globalAlpha = 0.6;
       g.lineWidth = 1;
       g.stroke();
@@ -323,14 +328,14 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     // Selection and the selected event.
     if (selectionTimes) {
       const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
-      g.fillStyle = THEME.selection;
+      g.fillStyle = P.selection;
       g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), h);
     }
     if (selectedEvent !== null && selectedEvent < e.length) {
       const li = lanes.findIndex((l) => l.threads.includes(e.thread[selectedEvent]));
       if (li >= 0) {
         const x = xOf(e.start[selectedEvent]);
-        g.strokeStyle = THEME.text;
+        g.strokeStyle = P.text;
         g.lineWidth = 1.5;
         g.strokeRect(x - 3, li * LANE_H - scrollTop + 1, Math.max(6, xOf(e.start[selectedEvent] + e.duration[selectedEvent]) - x + 6), LANE_H - 2);
         g.lineWidth = 1;
@@ -341,15 +346,15 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     for (let li = first; li < last; li++) {
       const lane = lanes[li];
       const y = li * LANE_H - scrollTop;
-      g.fillStyle = THEME.labelBg;
+      g.fillStyle = P.labelBg;
       g.fillRect(0, y, LABEL_W, LANE_H);
-      g.fillStyle = THEME.rule;
+      g.fillStyle = P.rule;
       g.fillRect(LABEL_W - 1, y, 1, LANE_H);
       const cnt = lane.matching === lane.count ? formatCount(lane.count) : `${formatCount(lane.matching)}/${formatCount(lane.count)}`;
       const cw = g.measureText(cnt).width;
-      g.fillStyle = THEME.muted;
+      g.fillStyle = P.muted;
       g.fillText(cnt, LABEL_W - 8 - cw, y + 15);
-      g.fillStyle = lane.matching ? THEME.text : THEME.muted;
+      g.fillStyle = lane.matching ? P.text : P.muted;
       let label = visibleName(lane.label);
       const room = LABEL_W - 22 - cw;
       if (g.measureText(label).width > room) {
@@ -359,7 +364,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.fillText(label, 8, y + 15);
     }
     if (lanes.length === 0) {
-      g.fillStyle = THEME.muted;
+      g.fillStyle = P.muted;
       g.fillText('No thread matches the thread filter.', LABEL_W + 12, 18);
     }
 }
