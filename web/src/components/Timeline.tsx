@@ -28,7 +28,7 @@ import type { Derived } from '../selectors/derive';
 import { drawHead, drawLanes, type Waiting } from './timeline/draw';
 import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
 import { threadsWaiting, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
-import { AXIS_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, context, useSize } from './timeline/geometry';
+import { AXIS_TOP, HEAD_H, HIST_H, LABEL_MAX, LABEL_MIN, LANE_H, context, useLabelWidth, useSize } from './timeline/geometry';
 import { eventAt as hitTest } from './timeline/hit';
 import { THEME } from './colors';
 import { useThemeName } from './useTheme';
@@ -78,13 +78,15 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const [hover, setHover] = useState<Hover | null>(null);
   const [cursorX, setCursorX] = useState<number | null>(null);
   const palette = THEME(useThemeName());
+  const [labelW, setLabelW] = useLabelWidth();
+  const [resizing, setResizing] = useState(false);
   const duration = Math.max(profile.info.durationMs, 1);
   // Epoch ms of the recording's start when times read as the clock, else null.
   const clock = clockOn ? profile.info.startMs : null;
   const vp = useMemo<[number, number]>(() => viewport ?? [0, duration], [viewport, duration]);
-  const plotW = Math.max(50, Math.floor(width - LABEL_W));
-  const xOf = useCallback((t: number) => LABEL_W + ((t - vp[0]) / (vp[1] - vp[0])) * plotW, [vp, plotW]);
-  const tOf = useCallback((x: number) => vp[0] + ((x - LABEL_W) / plotW) * (vp[1] - vp[0]), [vp, plotW]);
+  const plotW = Math.max(50, Math.floor(width - labelW));
+  const xOf = useCallback((t: number) => labelW + ((t - vp[0]) / (vp[1] - vp[0])) * plotW, [vp, plotW, labelW]);
+  const tOf = useCallback((x: number) => vp[0] + ((x - labelW) / plotW) * (vp[1] - vp[0]), [vp, plotW, labelW]);
   const typeKind = profile.eventTypes[derived.typeIndex]?.kind ?? 'cpu';
   const hasStates = derived.states.length > 1;
   const buckets = Math.max(10, Math.floor(plotW / 3));
@@ -135,8 +137,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const c = head.current;
     if (!c) return;
     const g = context(c, width, HEAD_H);
-    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null, theme: palette });
-  }, [palette, profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
+    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null, theme: palette, labelW });
+  }, [labelW, palette, profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
 
   // Per-frame column buffers, reused across frames.
   const pool = useRef<PixelCounts[]>([]);
@@ -172,10 +174,11 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         hidden,
         waits: derived.waits,
         theme: palette,
+        labelW,
       },
       pool.current,
     );
-  }, [palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
+  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
@@ -208,21 +211,21 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       ev.preventDefault();
       const rect = (ev.currentTarget as HTMLElement).getBoundingClientRect();
       const x = ev.clientX - rect.left;
-      zoomAt(x < LABEL_W ? (vp[0] + vp[1]) / 2 : tOf(x), Math.pow(1.0015, ev.deltaY));
+      zoomAt(x < labelW ? (vp[0] + vp[1]) / 2 : tOf(x), Math.pow(1.0015, ev.deltaY));
     };
     els.forEach((el) => el.addEventListener('wheel', onWheel, { passive: false }));
     return () => els.forEach((el) => el.removeEventListener('wheel', onWheel));
-  }, [zoomAt, tOf, vp, plotW, setViewport]);
+  }, [zoomAt, tOf, vp, plotW, setViewport, labelW]);
 
   /** The event under (x, y) in the lanes. */
   const eventAt = useCallback(
     (x: number, yInBody: number): number | null => {
       const lane = derived.lanes[Math.floor((yInBody + scrollTop) / LANE_H)];
-      if (!lane || x < LABEL_W) return null;
+      if (!lane || x < labelW) return null;
       const tol = ((vp[1] - vp[0]) / plotW) * 3;
       return hitTest({ profile, lane, inLane: (yInBody + scrollTop) % LANE_H, t: tOf(x), tol, intervals: derived.intervals, byThread: derived.lists.byThread });
     },
-    [derived, scrollTop, tOf, vp, plotW, profile],
+    [derived, scrollTop, tOf, vp, plotW, profile, labelW],
   );
 
   const describe = useCallback(
@@ -236,7 +239,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const describeBucket = useCallback(
     (x: number): string[] => {
       const n = hist.matching.length;
-      const b = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
+      const b = Math.min(n - 1, Math.max(0, Math.floor(((x - labelW) / plotW) * n)));
       const w = (vp[1] - vp[0]) / n;
       const m = hist.matching[b];
       return [
@@ -248,7 +251,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
             : `${formatMs(m)} of matching waits`,
       ];
     },
-    [hist, plotW, vp, clock, derived.activityWeight],
+    [hist, plotW, vp, clock, derived.activityWeight, labelW],
   );
 
   /** The strip of threads waiting: each shown kind's average over the column under x. */
@@ -257,21 +260,21 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const kinds = WAIT_KINDS.filter((k) => waiting[k]);
       if (!kinds.length) return ['No waits shown (see the legend to show them)'];
       const n = waiting[kinds[0]]!.length;
-      const c = Math.min(n - 1, Math.max(0, Math.floor(((x - LABEL_W) / plotW) * n)));
+      const c = Math.min(n - 1, Math.max(0, Math.floor(((x - labelW) / plotW) * n)));
       const w = (vp[1] - vp[0]) / n;
       const lines = [`Threads waiting ${formatTime(vp[0] + c * w, clock, w)} – ${formatTime(vp[0] + (c + 1) * w, clock, w)}`];
       for (const k of kinds) if (waiting[k]![c] > 0.005) lines.push(`${WAIT_INFO[k].label}: ${waiting[k]![c].toFixed(1)}`);
       if (lines.length === 1) lines.push('none');
       return lines;
     },
-    [waiting, plotW, vp, clock],
+    [waiting, plotW, vp, clock, labelW],
   );
 
   const onDown = (ev: React.PointerEvent, onAxis: boolean) => {
     if (ev.button !== 0 && ev.button !== 1) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
-    if (x < LABEL_W) return;
+    if (x < labelW) return;
     ev.currentTarget.setPointerCapture(ev.pointerId);
     setDrag({ x0: x, x1: x, pan: onAxis || ev.shiftKey || ev.button === 1, vp0: vp });
   };
@@ -279,16 +282,16 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
     const y = ev.clientY - rect.top;
-    setCursorX(x >= LABEL_W ? x : null);
+    setCursorX(x >= labelW ? x : null);
     if (drag) {
       if (drag.pan) {
         const dt = ((drag.x0 - x) / plotW) * (drag.vp0[1] - drag.vp0[0]);
         setViewport(drag.vp0[0] + dt, drag.vp0[1] + dt);
-      } else setDrag({ ...drag, x1: Math.min(LABEL_W + plotW, Math.max(LABEL_W, x)) });
+      } else setDrag({ ...drag, x1: Math.min(labelW + plotW, Math.max(labelW, x)) });
       setHover(null);
       return;
     }
-    if (x < LABEL_W) {
+    if (x < labelW) {
       const lane = inBody ? derived.lanes[Math.floor((y + scrollTop) / LANE_H)] : undefined;
       setHover(
         lane
@@ -323,7 +326,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const onUp = (ev: React.PointerEvent, inBody: boolean) => {
     if (!drag) return;
     const rect = ev.currentTarget.getBoundingClientRect();
-    const x = Math.min(LABEL_W + plotW, Math.max(LABEL_W, ev.clientX - rect.left));
+    const x = Math.min(labelW + plotW, Math.max(labelW, ev.clientX - rect.left));
     if (!drag.pan && Math.abs(x - drag.x0) > 3) {
       const a = tOf(Math.min(drag.x0, x));
       const b = tOf(Math.max(drag.x0, x));
@@ -341,7 +344,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
     const lane = derived.lanes[Math.floor((ev.clientY - rect.top + scrollTop) / LANE_H)];
-    if (x < LABEL_W && lane) {
+    if (x < labelW && lane) {
       ev.preventDefault();
       setHover(null);
       onHideThreads(lane.threads.map((t) => profile.strings[profile.threads.name[t]]));
@@ -399,6 +402,35 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
           />
         </div>
       </div>
+      <div
+        className={`label-handle${resizing ? ' active' : ''}`}
+        style={{ left: labelW - 3 }}
+        role="separator"
+        aria-orientation="vertical"
+        aria-label="Lane names' width: drag, or ← → with the handle focused"
+        aria-valuenow={labelW}
+        aria-valuemin={LABEL_MIN}
+        aria-valuemax={LABEL_MAX}
+        tabIndex={0}
+        onKeyDown={(ev) => {
+          if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
+          ev.preventDefault();
+          ev.stopPropagation();
+          setLabelW(labelW + (ev.key === 'ArrowLeft' ? -16 : 16));
+        }}
+        onPointerDown={(ev) => {
+          if (ev.button !== 0) return;
+          ev.preventDefault();
+          ev.currentTarget.setPointerCapture(ev.pointerId);
+          setResizing(true);
+        }}
+        onPointerMove={(ev) => {
+          if (!resizing || !wrap.current) return;
+          setLabelW(ev.clientX - wrap.current.getBoundingClientRect().left);
+        }}
+        onPointerUp={() => setResizing(false)}
+        onPointerCancel={() => setResizing(false)}
+      />
       {cursorX !== null && !drag && <div className="cursor-line" style={{ left: cursorX }} aria-hidden="true" />}
       {hover && (
         <div className="tip" style={{ left: Math.min(hover.x + 14, window.innerWidth - 420), top: hover.y + 14 }} role="tooltip">

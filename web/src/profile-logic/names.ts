@@ -27,3 +27,27 @@ export function visibleName(s: string): string {
 export function visibleText(s: string): string {
   return s.split('\n').map(visibleName).join('\n');
 }
+
+/**
+ * `s` cut in the middle to fit `room` (as `width` measures it): "data-plane-kafka-re…handler-3",
+ * so both the name's family and its number stay in view. The longest such text that fits, at
+ * least one character each side when anything at all is cut; whole code points only.
+ */
+export function elideMiddle(s: string, room: number, width: (t: string) => number): string {
+  if (width(s) <= room) return s;
+  const cps = Array.from(s);
+  // The most characters kept (split head ≥ tail) whose elided text fits, by bisection.
+  const text = (keep: number) => {
+    const head = Math.ceil(keep / 2);
+    return `${cps.slice(0, head).join('')}…${cps.slice(cps.length - (keep - head)).join('')}`;
+  };
+  let lo = 2;
+  let hi = cps.length - 1;
+  if (width(text(lo)) > room) return text(Math.min(2, cps.length));
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (width(text(mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return text(lo);
+}

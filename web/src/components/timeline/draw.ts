@@ -10,14 +10,14 @@ import { firstReaching, type Intervals } from '../../profile-logic/intervals';
 import { gallopAtOrAfter } from '../../profile-logic/event-index';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
-import { visibleName } from '../../profile-logic/names';
+import { elideMiddle, visibleName } from '../../profile-logic/names';
 import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
 import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
 import type { Palette } from '../colors';
 import { ACTIVITY_LABEL, type ActivityWeight } from '../../profile-logic/activity';
 import { threadsWaiting, WAIT_INFO, WAIT_KINDS, type WaitKind, type WaitTracks } from '../../profile-logic/waits';
-import { AXIS_H, AXIS_TOP, BAR_H, BAR_TOP, HEAD_H, HIST_H, LABEL_W, LANE_H, TICK_H, TICK_TOP, WAIT_H, clockStep, niceStep } from './geometry';
+import { AXIS_H, AXIS_TOP, BAR_H, BAR_TOP, HEAD_H, HIST_H, LANE_H, TICK_H, TICK_TOP, WAIT_H, clockStep, niceStep } from './geometry';
 
 /** What both canvases share: the visible window and how times map to x. */
 export interface Frame {
@@ -34,6 +34,8 @@ export interface Frame {
   gcEvents: Int32Array;
   /** The palette of the theme in effect. */
   theme: Palette;
+  /** The lane-name column's width (px): the plot starts here. */
+  labelW: number;
 }
 
 /** Threads waiting per column of the strip, by kind (only kinds shown). */
@@ -51,9 +53,10 @@ export interface HeadInput extends Frame {
 /** The activity histogram, GC marks, the axis with round ticks, the selection and the baseline. */
 export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
   const P = f.theme;
+  const L = f.labelW;
   const { profile, width, hist, plotW, vp, xOf, selectionTimes, gcEvents, clock } = f;
     g.fillStyle = P.labelBg;
-    g.fillRect(0, 0, LABEL_W, HEAD_H);
+    g.fillRect(0, 0, L, HEAD_H);
     g.font = '12px system-ui, sans-serif';
     g.fillStyle = P.text;
     g.fillText(`Activity: ${ACTIVITY_LABEL[f.weight]}`, 8, 16);
@@ -68,7 +71,7 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     for (let i = 0; i < n; i++) {
       const total = hist.matching[i] + hist.other[i];
       if (total === 0) continue;
-      const x = LABEL_W + i * bw;
+      const x = L + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
       g.fillStyle = P.other;
@@ -80,14 +83,14 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     for (const i of gcEvents) {
       const e = profile.events;
       if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
-      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      const x0 = Math.max(L, xOf(e.start[i]));
       g.fillStyle = P.gcMark;
       g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
     }
     drawWaiting(g, f);
     // Axis.
     g.fillStyle = P.axisBg;
-    g.fillRect(LABEL_W, AXIS_TOP, plotW, AXIS_H);
+    g.fillRect(L, AXIS_TOP, plotW, AXIS_H);
     g.fillStyle = P.rule;
     g.fillRect(0, AXIS_TOP, width, 1);
     // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
@@ -107,12 +110,12 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       AXIS_TOP + 15,
     );
     if (selectionTimes) {
-      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      const a = Math.max(L, xOf(selectionTimes[0]));
       g.fillStyle = P.selection;
       g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), HEAD_H);
     }
     if (f.baseline) {
-      const a = Math.max(LABEL_W, xOf(f.baseline[0]));
+      const a = Math.max(L, xOf(f.baseline[0]));
       g.fillStyle = P.baseline;
       g.fillRect(a, 0, Math.max(1, xOf(f.baseline[1]) - a), HIST_H);
       g.fillStyle = P.muted;
@@ -126,6 +129,7 @@ const STACK_ORDER: WaitKind[] = [...WAIT_KINDS.filter((k) => WAIT_INFO[k].conten
 /** Threads waiting over time, stacked by kind of wait, on one scale (at least one thread). */
 function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
   const P = f.theme;
+  const L = f.labelW;
   const top = HIST_H;
   g.fillStyle = P.rule;
   g.fillRect(0, top, f.width, 1);
@@ -153,7 +157,7 @@ function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
       if (!(y[c] > 0.001)) continue;
       const y0 = base - (acc[c] / max) * h;
       const hh = Math.max(1, (y[c] / max) * h);
-      path.rect(LABEL_W + c * cw, y0 - hh, Math.max(1, cw), hh);
+      path.rect(L + c * cw, y0 - hh, Math.max(1, cw), hh);
       acc[c] += y[c];
     }
     g.fillStyle = WAIT_INFO[k].color;
@@ -184,6 +188,7 @@ export interface LanesInput extends Frame {
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
 export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: PixelCounts[]): void {
   const P = f.theme;
+  const L = f.labelW;
   const { profile, lanes, byThread, filtered, intervals, hasStates, selectedEvent, plotW, vp, xOf, selectionTimes, gcEvents, scrollTop, kinds, hidden } = f;
   const showSamples = !hidden.has('samples');
   const hiddenCode = WAIT_KINDS.map((k) => hidden.has(k));
@@ -207,13 +212,13 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop;
       g.fillStyle = li % 2 ? P.laneAlt : P.lane;
-      g.fillRect(LABEL_W, y, plotW, LANE_H);
+      g.fillRect(L, y, plotW, LANE_H);
     }
     // GC band under the ticks.
     g.fillStyle = P.gcBand;
     for (const i of gcEvents) {
       if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
-      const x0 = Math.max(LABEL_W, xOf(e.start[i]));
+      const x0 = Math.max(L, xOf(e.start[i]));
       g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), h);
     }
     // Density ticks: one path per colour for all lanes.
@@ -231,9 +236,9 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         let hm = m > 0 ? Math.max(2, Math.round((hh * m) / total)) : 0;
         if (hm > hh) hm = hh;
         const hr = m > 0 ? Math.round((hm * col.running[x]) / m) : 0;
-        if (hh > hm) other.rect(LABEL_W + x, base - hh, 1, hh - hm);
-        if (hr > 0) strong.rect(LABEL_W + x, base - hr, 1, hr);
-        if (hm > hr) light.rect(LABEL_W + x, base - hm, 1, hm - hr);
+        if (hh > hm) other.rect(L + x, base - hh, 1, hh - hm);
+        if (hr > 0) strong.rect(L + x, base - hr, 1, hr);
+        if (hm > hr) light.rect(L + x, base - hm, 1, hm - hr);
       }
     }
     if (showSamples) {
@@ -265,7 +270,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           const i = list[k];
           const t0 = e.start[i];
           if (t0 > vp[1]) break;
-          const x0 = Math.max(LABEL_W, Math.floor(xOf(t0)));
+          const x0 = Math.max(L, Math.floor(xOf(t0)));
           let end = t0 + e.duration[i];
           // Everything starting within the next pixel is drawn as part of this bar.
           const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
@@ -275,7 +280,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
             k = next;
             continue;
           }
-          const x1 = Math.min(LABEL_W + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
+          const x1 = Math.min(L + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
           const filteredOut = ofType[i] === 1 && match[i] === 0;
           const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
           const path = filteredOut ? droppedPath : (kindPaths[slot] ??= new Path2D());
@@ -316,8 +321,8 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.beginPath();
       for (let c = 0; c < gcols; c++) {
         const yy = top + h - (Math.min(y[c], lane.threads.length) / lane.threads.length) * h;
-        if (c === 0) g.moveTo(LABEL_W, yy);
-        g.lineTo(LABEL_W + (c + 1) * (plotW / gcols), yy);
+        if (c === 0) g.moveTo(L, yy);
+        g.lineTo(L + (c + 1) * (plotW / gcols), yy);
       }
       g.strokeStyle = P.text;
       g.globalAlpha = 0.6;
@@ -327,7 +332,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     }
     // Selection and the selected event.
     if (selectionTimes) {
-      const a = Math.max(LABEL_W, xOf(selectionTimes[0]));
+      const a = Math.max(L, xOf(selectionTimes[0]));
       g.fillStyle = P.selection;
       g.fillRect(a, 0, Math.max(1, xOf(selectionTimes[1]) - a), h);
     }
@@ -347,24 +352,20 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       const lane = lanes[li];
       const y = li * LANE_H - scrollTop;
       g.fillStyle = P.labelBg;
-      g.fillRect(0, y, LABEL_W, LANE_H);
+      g.fillRect(0, y, L, LANE_H);
       g.fillStyle = P.rule;
-      g.fillRect(LABEL_W - 1, y, 1, LANE_H);
+      g.fillRect(L - 1, y, 1, LANE_H);
       const cnt = lane.matching === lane.count ? formatCount(lane.count) : `${formatCount(lane.matching)}/${formatCount(lane.count)}`;
       const cw = g.measureText(cnt).width;
       g.fillStyle = P.muted;
-      g.fillText(cnt, LABEL_W - 8 - cw, y + 15);
+      g.fillText(cnt, L - 8 - cw, y + 15);
       g.fillStyle = lane.matching ? P.text : P.muted;
-      let label = visibleName(lane.label);
-      const room = LABEL_W - 22 - cw;
-      if (g.measureText(label).width > room) {
-        while (label.length > 1 && g.measureText(`${label}…`).width > room) label = label.slice(0, -1);
-        label += '…';
-      }
+      // Cut in the middle ("data-plane-kafka-re…handler-3"); the hover shows the whole name.
+      const label = elideMiddle(visibleName(lane.label), L - 22 - cw, (t) => g.measureText(t).width);
       g.fillText(label, 8, y + 15);
     }
     if (lanes.length === 0) {
       g.fillStyle = P.muted;
-      g.fillText('No thread matches the thread filter.', LABEL_W + 12, 18);
+      g.fillText('No thread matches the thread filter.', L + 12, 18);
     }
 }

@@ -2,9 +2,37 @@
  * The timeline's geometry (strip heights, label column) and the small helpers its canvases share:
  * element size, round tick steps, a device-pixel-ratio-scaled 2D context.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
+/** The lane-name column's default width (px); the reader may drag it between LABEL_MIN and LABEL_MAX. */
 export const LABEL_W = 220;
+export const LABEL_MIN = 120;
+export const LABEL_MAX = 600;
+const LABEL_KEY = 'jfrscope:labelWidth';
+
+const clampLabel = (w: number) => Math.round(Math.min(LABEL_MAX, Math.max(LABEL_MIN, w)));
+
+/** The lane-name column's width and its setter, kept in localStorage. */
+export function useLabelWidth(): [number, (w: number) => void] {
+  const [w, setW] = useState(() => {
+    try {
+      const v = Number(localStorage.getItem(LABEL_KEY));
+      return v ? clampLabel(v) : LABEL_W;
+    } catch {
+      return LABEL_W;
+    }
+  });
+  const set = useCallback((v: number) => {
+    const c = clampLabel(v);
+    setW(c);
+    try {
+      localStorage.setItem(LABEL_KEY, String(c));
+    } catch {
+      // storage refused: the width lasts for this page only
+    }
+  }, []);
+  return [w, set];
+}
 export const HIST_H = 64;
 export const AXIS_H = 20;
 /** The strip of threads waiting, by kind of wait, between the histogram and the axis. */

@@ -1,0 +1,49 @@
+/**
+ * The lane-name column: dragged or moved by the keyboard from its handle, kept across a reload,
+ * the plot following it; long names cut in the middle with the whole name on hover.
+ */
+import { expect, test } from '@playwright/test';
+import { lanesCanvas, settled } from './helpers';
+
+test('the lane names column resizes by drag and by keys, and is kept', async ({ page }) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await settled(page);
+  const handle = page.getByRole('separator', { name: /Lane names' width/ });
+  await expect(handle).toHaveAttribute('aria-valuenow', '220');
+
+  await handle.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(handle).toHaveAttribute('aria-valuenow', '252');
+  await page.keyboard.press('ArrowLeft');
+  await expect(handle).toHaveAttribute('aria-valuenow', '236');
+
+  const box = (await handle.boundingBox())!;
+  const timeline = (await lanesCanvas(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(timeline.x + 2000, box.y + 40, { steps: 4 });
+  await page.mouse.up();
+  await expect(handle).toHaveAttribute('aria-valuenow', '600');
+  await page.mouse.move(timeline.x + 400, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(timeline.x + 140, box.y + 40, { steps: 4 });
+  await page.mouse.up();
+  await expect(handle).toHaveAttribute('aria-valuenow', '600');
+  await page.mouse.move(timeline.x + 600, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(timeline.x + 10, box.y + 40, { steps: 4 });
+  await page.mouse.up();
+  await expect(handle).toHaveAttribute('aria-valuenow', '120');
+  expect(await page.evaluate(() => localStorage.getItem('jfrscope:labelWidth'))).toBe('120');
+
+  // A narrow column cuts names in the middle; the lane's hover still names it whole.
+  await page.mouse.move(timeline.x + 30, timeline.y + 22 * 1 + 10);
+  await expect(page.getByRole('tooltip')).toContainText(/search-worker-\d|index-merger/);
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('separator', { name: /Lane names' width/ })).toHaveAttribute('aria-valuenow', '120');
+});
