@@ -47,3 +47,26 @@ test('the lane names column resizes by drag and by keys, and is kept', async ({ 
   await page.getByRole('button', { name: 'Open example' }).click();
   await expect(page.getByRole('separator', { name: /Lane names' width/ })).toHaveAttribute('aria-valuenow', '120');
 });
+
+test('"?" and the Keys button open the sheet of shortcuts; Escape closes it', async ({ page }) => {
+  await page.goto('./');
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toBeVisible();
+  await expect(sheet).toContainText('next and previous spike');
+  await expect(sheet.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Keys' }).click();
+  await expect(sheet).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Keys' })).toBeFocused();
+
+  // Typed into a field, "?" is text.
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await page.getByLabel('Stack filter').fill('a?b');
+  await expect(page.getByLabel('Stack filter')).toHaveValue('a?b');
+  await expect(sheet).toHaveCount(0);
+});

@@ -8,6 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
+import { KeysSheet } from '../components/KeysSheet';
 import { RemoteRecording } from '../components/RemoteRecording';
 import { formatPercent } from '../profile-logic/format';
 import { defaultEventType } from '../profile-logic/kinds';
@@ -52,6 +53,20 @@ export function App() {
   );
   useUrlSync(state, loaded, dispatch, otherNamed);
 
+  // "?" anywhere but in a text field opens the sheet of keys.
+  const [keysOpen, setKeysOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      const t = ev.target as HTMLElement | null;
+      if (ev.key !== '?' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      ev.preventDefault();
+      setKeysOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   // Default event type once a recording is in.
   useEffect(() => {
     if (!loaded) return;
@@ -83,7 +98,11 @@ export function App() {
         {loaded && <span className="file-name">{loaded.name}</span>}
         {loaded && <CopyLink />}
         <ThemeSwitch />
+        <button type="button" aria-haspopup="dialog" onClick={() => setKeysOpen(true)} title="Keyboard shortcuts (?)">
+          Keys
+        </button>
       </header>
+      {keysOpen && <KeysSheet onClose={() => setKeysOpen(false)} />}
       <UpdatePrompt />
       {progress && (
         <div className="progress">

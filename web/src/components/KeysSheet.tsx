@@ -1,0 +1,83 @@
+/**
+ * The keyboard shortcuts (and the mouse's moves) the page has, on a sheet: "?" or the header's
+ * Keys button opens it, Escape or Close shuts it.
+ */
+import { useEffect, useRef } from 'react';
+
+const KEYS: [string, string][] = [
+  ['?', 'this sheet (Escape closes it)'],
+  ['+  −', 'zoom in, out (timeline focused)'],
+  ['←  →', 'pan the timeline; on the lane names’ edge, make the column narrower or wider'],
+  ['0', 'the whole recording'],
+  ['Enter', 'select the visible window'],
+  [']  [', 'next and previous spike of matching events'],
+  ['Escape', 'clear the selection and the selected event'],
+  ['Tab', 'move between controls; the timeline takes the keys above once focused'],
+];
+
+const MOUSE: [string, string][] = [
+  ['drag', 'select a time range on the histogram or the lanes'],
+  ['wheel', 'zoom over the histogram; ctrl+wheel over the lanes'],
+  ['shift+drag, shift+wheel', 'pan; dragging the time axis pans too'],
+  ['click', 'a sample or a bar: its stack and fields; a frame: zoom the flame graph'],
+  ['right-click', 'a lane name: hide its thread'],
+  ['drag the lane names’ edge', 'resize the column'],
+];
+
+export function KeysSheet({ onClose }: { onClose: () => void }) {
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    close.current?.focus();
+    return () => before?.focus?.();
+  }, []);
+  return (
+    <div className="sheet-backdrop" onClick={onClose}>
+      <div
+        className="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        onClick={(ev) => ev.stopPropagation()}
+        onKeyDown={(ev) => {
+          if (ev.key === 'Escape') {
+            ev.preventDefault();
+            ev.stopPropagation();
+            onClose();
+          } else if (ev.key === 'Tab') {
+            // Focus stays on the sheet while it is open: its one control.
+            ev.preventDefault();
+            close.current?.focus();
+          }
+        }}
+      >
+        <header>
+          <h2>Keyboard shortcuts</h2>
+          <button type="button" ref={close} onClick={onClose}>
+            Close
+          </button>
+        </header>
+        <h3>Keys</h3>
+        <dl className="keys">
+          {KEYS.map(([k, what]) => (
+            <div key={k}>
+              <dt>
+                <kbd>{k}</kbd>
+              </dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+        <h3>Mouse</h3>
+        <dl className="keys">
+          {MOUSE.map(([k, what]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </div>
+  );
+}
