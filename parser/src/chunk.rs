@@ -394,6 +394,14 @@ impl<'a> Chunk<'a> {
 
     /// Decode every field of the event at chunk-relative `pos`.
     pub fn decode_event(&self, pos: usize) -> Result<(String, crate::value::Value)> {
+        let (mut r, class) = self.event_at(pos)?;
+        let v = self.decode_value(&mut r, class, 0)?;
+        Ok((self.md.classes[class].name.clone(), v))
+    }
+
+    /// A reader at the first field of the event at chunk-relative `pos`, bounded by the event's
+    /// size, and the event's class index.
+    pub(crate) fn event_at(&self, pos: usize) -> Result<(Reader<'a>, usize)> {
         let mut r = self.reader_at(pos);
         let size = r.int()?;
         if size <= 0 || pos + size as usize > self.data.len() {
@@ -405,8 +413,7 @@ impl<'a> Chunk<'a> {
         let at = r.offset();
         let tid = r.long()? as u64;
         let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
-        let v = self.decode_value(&mut r, class, 0)?;
-        Ok((self.md.classes[class].name.clone(), v))
+        Ok((r, class))
     }
 }
 

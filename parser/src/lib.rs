@@ -13,6 +13,7 @@
 pub mod chunk;
 pub mod collapse;
 pub mod columns;
+mod display;
 mod decode;
 pub mod error;
 pub mod header;

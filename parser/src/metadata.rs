@@ -71,6 +71,52 @@ pub struct FieldDesc {
     pub array: bool,
     /// Index of the field's class in [`Metadata::classes`], resolved after parsing.
     pub class: usize,
+    /// What its number means, from its annotations (a time, a span, an address).
+    pub unit: FieldUnit,
+}
+
+/// What a field's number means, from its `jdk.jfr.Timestamp`, `jdk.jfr.Timespan` or
+/// `jdk.jfr.MemoryAddress` annotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FieldUnit {
+    /// A plain number (or not a number).
+    #[default]
+    Plain,
+    /// A point in time in ticks.
+    TimestampTicks,
+    /// A point in time in ms since the epoch.
+    TimestampMillis,
+    /// A point in time in ns since the epoch.
+    TimestampNanos,
+    /// A span in ticks.
+    SpanTicks,
+    /// A span in ns.
+    SpanNanos,
+    /// A span in µs.
+    SpanMicros,
+    /// A span in ms.
+    SpanMillis,
+    /// A span in seconds.
+    SpanSeconds,
+    /// A memory address.
+    Address,
+}
+
+impl FieldUnit {
+    fn of(annotation: &str, value: Option<&str>) -> FieldUnit {
+        match (annotation, value) {
+            ("jdk.jfr.Timestamp", Some("TICKS")) => FieldUnit::TimestampTicks,
+            ("jdk.jfr.Timestamp", Some("NANOSECONDS_SINCE_EPOCH")) => FieldUnit::TimestampNanos,
+            ("jdk.jfr.Timestamp", _) => FieldUnit::TimestampMillis,
+            ("jdk.jfr.Timespan", Some("TICKS")) => FieldUnit::SpanTicks,
+            ("jdk.jfr.Timespan", Some("MICROSECONDS")) => FieldUnit::SpanMicros,
+            ("jdk.jfr.Timespan", Some("MILLISECONDS")) => FieldUnit::SpanMillis,
+            ("jdk.jfr.Timespan", Some("SECONDS")) => FieldUnit::SpanSeconds,
+            ("jdk.jfr.Timespan", _) => FieldUnit::SpanNanos,
+            ("jdk.jfr.MemoryAddress", _) => FieldUnit::Address,
+            _ => FieldUnit::Plain,
+        }
+    }
 }
 
 /// One class (event type, pool type, struct or primitive).
@@ -159,12 +205,15 @@ impl Metadata {
             e.attrs.iter().find(|(k, _)| s(*k) == key).map(|(_, v)| s(*v).to_string())
         };
         let mut md = Metadata::default();
+        // (class index, [(field index, annotation class id, value)]) until every class is known.
+        let mut pending_units = Vec::new();
         for m in root.children.iter().filter(|e| s(e.name) == "metadata") {
             for c in m.children.iter().filter(|e| s(e.name) == "class") {
                 let id = parse_id(attr(c, "id"), at)?;
                 let name = attr(c, "name").ok_or_else(|| Error::new(ErrorKind::BadMetadata("class without a name"), at))?;
                 let mut fields = Vec::new();
                 let mut annotations = Vec::new();
+                let mut field_annotations = Vec::new();
                 for ch in &c.children {
                     match s(ch.name) {
                         "field" => {
@@ -172,7 +221,12 @@ impl Metadata {
                             let type_id = parse_id(attr(ch, "class"), at)?;
                             let cpool = attr(ch, "constantPool").as_deref() == Some("true");
                             let array = attr(ch, "dimension").is_some_and(|d| d != "0");
-                            fields.push(FieldDesc { name: fname, type_id, cpool, array, class: usize::MAX });
+                            for a in ch.children.iter().filter(|e| s(e.name) == "annotation") {
+                                if let Ok(aid) = parse_id(attr(a, "class"), at) {
+                                    field_annotations.push((fields.len(), aid, attr(a, "value")));
+                                }
+                            }
+                            fields.push(FieldDesc { name: fname, type_id, cpool, array, class: usize::MAX, unit: FieldUnit::Plain });
                         }
                         "annotation" => {
                             let aid = parse_id(attr(ch, "class"), at)?;
@@ -182,6 +236,9 @@ impl Metadata {
                     }
                 }
                 let prim = if fields.is_empty() { Prim::from_name(&name) } else { None };
+                if !field_annotations.is_empty() {
+                    pending_units.push((md.classes.len(), field_annotations));
+                }
                 md.by_id.insert(id, md.classes.len());
                 md.classes.push(ClassDesc {
                     id,
@@ -192,6 +249,15 @@ impl Metadata {
                     label: None,
                     annotations,
                 });
+            }
+        }
+        // Field units, now that annotation classes are known by id.
+        for (ci, list) in pending_units {
+            for (fi, aid, value) in list {
+                let unit = md.by_id.get(&aid).map_or(FieldUnit::Plain, |&a| FieldUnit::of(&md.classes[a].name, value.as_deref()));
+                if unit != FieldUnit::Plain {
+                    md.classes[ci].fields[fi].unit = unit;
+                }
             }
         }
         // Resolve field classes and labels now that every class is known.

@@ -151,7 +151,7 @@ impl<'a> Chunk<'a> {
         }
     }
 
-    fn decode_prim(&self, r: &mut Reader<'a>, p: Prim, depth: usize) -> Result<Value> {
+    pub(crate) fn decode_prim(&self, r: &mut Reader<'a>, p: Prim, depth: usize) -> Result<Value> {
         Ok(match p {
             Prim::Boolean => Value::Bool(r.u8()? != 0),
             Prim::Byte => Value::Int(r.u8()? as i8 as i64),

@@ -311,13 +311,16 @@ impl Parser {
 }
 
 /// All fields of the event at absolute `offset` of the chunk in `chunk_bytes` (which start at
-/// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`.
+/// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`, resolved
+/// for reading (`Chunk::decode_event_shown`): pool references as their values, times as ms since
+/// `origin_ms` (epoch ms, the recording's start), spans in ms.
 #[wasm_bindgen(js_name = decodeEvent)]
-pub fn decode_event(chunk_bytes: &[u8], chunk_offset: f64, chunk: u32, offset: f64) -> Result<String, JsError> {
+pub fn decode_event(chunk_bytes: &[u8], chunk_offset: f64, chunk: u32, offset: f64, origin_ms: f64) -> Result<String, JsError> {
     let (hs, err) = jfrscope_parser::header::chunk_headers_at(chunk_bytes, chunk_offset as u64, chunk as usize);
     let h = hs.into_iter().next().ok_or_else(|| js_error(err.map(|e| e.to_string()).unwrap_or_else(|| "no chunk".into())))?;
     let c = jfrscope_parser::Chunk::from_bytes(chunk_bytes, h, chunk as usize).map_err(js_error)?;
-    let (name, v) = c.decode_event((offset - chunk_offset) as usize).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
+    let origin_nanos = (origin_ms * 1e6) as i64;
+    let (name, v) = c.decode_event_shown((offset - chunk_offset) as usize, origin_nanos).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
     let mut s = String::from("{\"type\":");
     json_string(&name, &mut s);
     s.push_str(",\"fields\":");

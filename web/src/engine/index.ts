@@ -17,6 +17,7 @@ import type { Description, PartColumns } from './parts';
 import { chunkHeaderAt, chunkLayout, partition, type ChunkSpan } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder } from './session';
+import { parseEventFields } from './fields';
 
 export interface LoadHandle {
   promise: Promise<Profile>;
@@ -372,6 +373,5 @@ export async function decodeEventFields(profile: Profile, event: number): Promis
   const g = o.groups.find((x) => x.spans.some(inChunk));
   const span = g?.spans.find(inChunk);
   if (!g || !span) throw new Error(`No chunk of the file holds offset ${offset}.`);
-  const parsed = JSON.parse(await g.event(span.index, offset)) as { type: string; fields: Record<string, unknown> };
-  return { eventType: parsed.type, ...parsed.fields };
+  return parseEventFields(await g.event(span.index, offset));
 }

@@ -33,7 +33,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
     const span = source.spans.find((s) => s.index === req.chunk);
     if (!span) throw new Error(`Chunk ${req.chunk} is not in this part of the file.`);
     const bytes = await source.read(span.offset, span.size);
-    post({ kind: 'fields', id: req.id, json: decodeEvent(bytes, span.offset, span.index, req.offset) });
+    post({ kind: 'fields', id: req.id, json: decodeEvent(bytes, span.offset, span.index, req.offset, originMs) });
   }
 }
 
