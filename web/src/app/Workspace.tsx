@@ -309,12 +309,14 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
       />
       <div className="lower">
         <div className="views">
-          <nav role="tablist" aria-label="Views">
-            {views.map(([v, label]) => (
-              <button key={v} role="tab" type="button" aria-selected={state.view === v} onClick={() => set({ view: v })}>
-                {label}
-              </button>
-            ))}
+          <nav aria-label="Views">
+            <div role="tablist" aria-label="Views" className="tabs">
+              {views.map(([v, label]) => (
+                <button key={v} role="tab" type="button" aria-selected={state.view === v} onClick={() => set({ view: v })}>
+                  {label}
+                </button>
+              ))}
+            </div>
             {state.view === 'flame' && (
               <div className="flame-bar">
                 <label className="check">
@@ -340,7 +342,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </div>
             )}
           </nav>
-          <div className="view-body" ref={viewBody}>
+          <div className="view-body" ref={viewBody} tabIndex={0} role="region" aria-label="View">
             {type?.deferred && state.view !== 'recording' && (
               <p className="empty">
                 {notDecoded ?? `Decoding ${formatCount(type.count)} ${noun}; the ${state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.`}
