@@ -84,7 +84,7 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         slot_of_class.insert(c.id, rows.len() as u32);
         rows.push(ty);
         counts.push(0);
-        info.push(!rows_only && INFO_TYPES.contains(&c.name.as_str()));
+        info.push(!rows_only && (INFO_TYPES.contains(&c.name.as_str()) || crate::FLAG_TYPES.contains(&c.name.as_str())));
         plans.push(plan);
     }
     const DENSE: u64 = 1 << 16;

@@ -64,6 +64,9 @@ pub struct Info {
     pub settings: Vec<(String, String, String)>,
     /// jdk.InitialSystemProperty rows: (key, value), deduplicated.
     pub properties: Vec<(String, String)>,
+    /// The JVM flags of the jdk.*Flag events (jdk.BooleanFlag, jdk.IntFlag…): (name, value,
+    /// origin), deduplicated.
+    pub flags: Vec<(String, String, String)>,
     /// Where the data really ends (ns since the epoch): the latest end (start + duration) of
     /// the rows decoded so far; `None` before any. A cut file's headers claim more.
     pub data_end_nanos: Option<i64>,
@@ -162,6 +165,12 @@ impl Recording {
                     self.info.settings.push(row);
                 }
             }
+            _ if FLAG_TYPES.contains(&name) => {
+                let row = (t("name"), t("value"), t("origin"));
+                if !self.info.flags.contains(&row) {
+                    self.info.flags.push(row);
+                }
+            }
             "jdk.InitialSystemProperty" => {
                 let row = (t("key"), t("value"));
                 if !self.info.properties.contains(&row) {
@@ -188,6 +197,11 @@ impl Recording {
         self.chunks.iter().map(|c| c.start_nanos.saturating_add(c.duration_nanos)).max().unwrap_or(0)
     }
 }
+
+/// The event types that each give one JVM flag (`name`, `value`, `origin`) at the recording's
+/// start and end.
+pub const FLAG_TYPES: [&str; 7] =
+    ["jdk.BooleanFlag", "jdk.IntFlag", "jdk.UnsignedIntFlag", "jdk.LongFlag", "jdk.UnsignedLongFlag", "jdk.DoubleFlag", "jdk.StringFlag"];
 
 /// Decode a whole recording. Never fails: a file that cannot be read at all gives an empty
 /// recording whose `errors` say why.

@@ -294,6 +294,19 @@ impl Parser {
             json_string(v, &mut s);
             s.push('}');
         }
+        s.push_str("],\"flags\":[");
+        for (i, (n, v, o)) in r.info.flags.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"name\":");
+            json_string(n, &mut s);
+            s.push_str(",\"value\":");
+            json_string(v, &mut s);
+            s.push_str(",\"origin\":");
+            json_string(o, &mut s);
+            s.push('}');
+        }
         s.push_str("],\"properties\":[");
         for (i, (k, v)) in r.info.properties.iter().enumerate() {
             if i > 0 {

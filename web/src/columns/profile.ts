@@ -99,6 +99,10 @@ export interface RecordingInfo {
   cpu: string | null;
   settings: { type: string; name: string; value: string }[];
   properties: { key: string; value: string }[];
+  /** JVM flags from the jdk.*Flag events (jdk.BooleanFlag, jdk.IntFlag…): name, value, origin. */
+  flags: { name: string; value: string; origin: string }[];
+  /** Per chunk, in file order: byte offset and size, start (wall-clock ms) and duration (ms). */
+  chunkList: { offset: number; size: number; startMs: number; durationMs: number }[];
   errors: RecordingError[];
 }
 

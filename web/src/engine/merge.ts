@@ -51,6 +51,10 @@ export function mergeDescriptions(ds: Description[]): Description {
     for (const s of d.info.settings) {
       if (!info.settings.some((x) => x.type === s.type && x.name === s.name && x.value === s.value)) info.settings.push(s);
     }
+    for (const f of d.info.flags ?? []) {
+      const flags = (info.flags ??= []);
+      if (!flags.some((x) => x.name === f.name && x.value === f.value && x.origin === f.origin)) flags.push(f);
+    }
     for (const s of d.info.properties) {
       if (!info.properties.some((x) => x.key === s.key && x.value === s.value)) info.properties.push(s);
     }

@@ -29,6 +29,8 @@ export interface Description {
     cpu: string | null;
     settings: { type: string; name: string; value: string }[];
     properties: { key: string; value: string }[];
+    /** The jdk.*Flag events' flags (jdk.BooleanFlag, jdk.IntFlag…), deduplicated. */
+    flags?: { name: string; value: string; origin: string }[];
     /** Latest start + duration of the rows decoded (ns since the epoch, as text); null before any row. */
     dataEndNs?: string | null;
     /** Rows whose stack was lost (stack -2). */

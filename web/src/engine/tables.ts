@@ -104,6 +104,10 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     cpu: d.info.cpu,
     settings: d.info.settings,
     properties: d.info.properties,
+    flags: d.info.flags ?? [],
+    chunkList: [...d.chunks]
+      .sort((a, b) => a.offset - b.offset)
+      .map((ch) => ({ offset: ch.offset, size: ch.size, startMs: Number(BigInt(ch.startNs)) / 1e6, durationMs: Number(BigInt(ch.durationNs)) / 1e6 })),
     errors: d.errors,
   };
   return {

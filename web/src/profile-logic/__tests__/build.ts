@@ -95,7 +95,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
     stacks: { frame: Int32Array.from(sFrame), prefix: Int32Array.from(sPrefix), length: sFrame.length },
     events: ev,
     eventTypes: types.map((t) => ({ ...t, label: t.name, count: events.filter((e) => types[e.type] === t).length, hasStack: true, deferred: false })),
-    info: { startMs: 0, durationMs: 100, dataEndMs: null, stacksLost: 0, chunks: 1, fileSize: 0, jvm: null, os: null, cpu: null, settings: [], properties: [], errors: [] },
+    info: { startMs: 0, durationMs: 100, dataEndMs: null, stacksLost: 0, chunks: 1, fileSize: 0, jvm: null, os: null, cpu: null, settings: [], properties: [], flags: [], chunkList: [], errors: [] },
     arrow: {} as Profile['arrow'],
   };
 }
