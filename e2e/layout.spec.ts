@@ -32,7 +32,7 @@ test('the lane names column resizes by drag and by keys, and is kept', async ({ 
   await page.mouse.move(timeline.x + 140, box.y + 40, { steps: 4 });
   await page.mouse.up();
   await expect(handle).toHaveAttribute('aria-valuenow', '600');
-  await page.mouse.move(timeline.x + 600, box.y + 40);
+  await page.mouse.move(timeline.x + 597, box.y + 40);
   await page.mouse.down();
   await page.mouse.move(timeline.x + 10, box.y + 40, { steps: 4 });
   await page.mouse.up();
@@ -50,6 +50,7 @@ test('the lane names column resizes by drag and by keys, and is kept', async ({ 
 
 test('"?" and the Keys button open the sheet of shortcuts; Escape closes it', async ({ page }) => {
   await page.goto('./');
+  await expect(page.getByRole('heading', { name: /Java Flight Recorder/ })).toBeVisible();
   await page.keyboard.press('?');
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();

@@ -404,7 +404,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       </div>
       <div
         className={`label-handle${resizing ? ' active' : ''}`}
-        style={{ left: labelW - 3 }}
+        // On the names' side of the edge: the plot's first pixel stays the plot's.
+        style={{ left: labelW - 6 }}
         role="separator"
         aria-orientation="vertical"
         aria-label="Lane names' width: drag, or ← → with the handle focused"
