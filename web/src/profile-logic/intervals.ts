@@ -3,7 +3,7 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
+import { eventsOf, firstReachingPast, mergeByStart, reachOf, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
@@ -36,7 +36,7 @@ export interface Intervals {
 }
 
 export function intervals(profile: Profile, index: ThreadIndex): Intervals {
-  const { start, duration } = profile.events;
+  const { start } = profile.events;
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
   const byThread: Int32Array[] = [];
   const reach: Float64Array[] = [];
@@ -48,29 +48,13 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
       return l;
     });
     const list = mergeByStart(start, lists);
-    const r = new Float64Array(list.length);
-    let max = -Infinity;
-    for (let k = 0; k < list.length; k++) {
-      const i = list[k];
-      const end = start[i] + duration[i];
-      if (end > max) max = end;
-      r[k] = max;
-    }
     byThread.push(list);
-    reach.push(r);
+    reach.push(reachOf(profile, list));
   }
   return { byThread, reach, types: [...drawn].sort((a, b) => a - b) };
 }
 
 /** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
 export function firstReaching(iv: Intervals, thread: number, t0: number): number {
-  const r = iv.reach[thread];
-  let lo = 0;
-  let hi = r.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (r[mid] <= t0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstReachingPast(iv.reach[thread], t0);
 }
