@@ -13,7 +13,7 @@ import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-log
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
-import { durationSpan, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
+import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
 import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
@@ -365,9 +365,11 @@ export function useFindings(profile: Profile, s: ViewState, d: Derived, enabled:
 /** The latency heatmap of the selected waits over the visible window (the Latency view). */
 export function useHeatmap(profile: Profile, s: ViewState, d: Derived, cols: number, rows: number, enabled: boolean): Heatmap | null {
   const span = useMemo(() => (enabled && d.tracks ? durationSpan(profile, d.cums.parts) : null), [profile, d.cums, d.tracks, enabled]);
+  // Binned once per filter change; zoom and pan then sum its cells.
+  const grid = useMemo(() => (span ? heatGrid(profile, d.cums.parts, Math.max(profile.info.durationMs, 1), rows, span) : null), [profile, d.cums, span, rows]);
   return useMemo(() => {
     if (!span || cols < 1) return null;
     const [from, to] = s.viewport ?? [0, Math.max(profile.info.durationMs, 1)];
-    return latencyHeatmap(profile, d.cums.parts, from, to, cols, rows, span);
-  }, [profile, d.cums, span, s.viewport, cols, rows]);
+    return latencyHeatmap(profile, d.cums.parts, from, to, cols, rows, span, grid);
+  }, [profile, d.cums, span, grid, s.viewport, cols, rows]);
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { durationAt, durationSpan, latencyHeatmap, rowOf } from '../heatmap';
+import { durationAt, durationSpan, heatGrid, latencyHeatmap, rowOf } from '../heatmap';
 import { buildProfile, type Ev } from './build';
 
 const TYPES = [{ name: 'jdk.FileRead', kind: 'io' as const }];
@@ -37,6 +37,19 @@ describe('latency heatmap', () => {
     }
     expect(Array.from(h.counts)).toEqual(Array.from(brute));
     expect(h.max).toBe(Math.max(...brute));
+  });
+
+  it('sums the same counts from a grid binned once, when columns hold whole grid bins', () => {
+    const cums = pass(null).cums;
+    const span = durationSpan(p, cums);
+    // 1,000 ms in 1,000 grid bins; 16 columns of 50 ms over [100, 900) hold 50 whole bins each.
+    const grid = heatGrid(p, cums, 1000, 20, span, 1000);
+    const walked = latencyHeatmap(p, cums, 100, 900, 16, 20, span);
+    const summed = latencyHeatmap(p, cums, 100, 900, 16, 20, span, grid);
+    expect(Array.from(summed.counts)).toEqual(Array.from(walked.counts));
+    expect(summed.max).toBe(walked.max);
+    // A window too narrow for the grid walks its events.
+    expect(Array.from(latencyHeatmap(p, cums, 100, 110, 16, 20, span, grid).counts)).toEqual(Array.from(latencyHeatmap(p, cums, 100, 110, 16, 20, span).counts));
   });
 
   it('keeps only the durations a box selects', () => {
