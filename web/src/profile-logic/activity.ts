@@ -46,10 +46,21 @@ export function activity(
   return { from, to, matching, other: new Float64Array(buckets) };
 }
 
+/** The median duration of the matching events of the lists, ms (0 without any). */
+export function medianDuration(profile: Profile, cums: readonly Cumulative[]): number {
+  const d = profile.events.duration;
+  const all: number[] = [];
+  for (const { list, match } of cums) for (let k = 0; k < list.length; k++) if (match[k + 1] > match[k]) all.push(d[list[k]]);
+  if (all.length === 0) return 0;
+  all.sort((a, b) => a - b);
+  return all[all.length >> 1];
+}
+
 /**
  * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms
- * to 1 s each): threads waiting for waits (smoothed over about 40 ms, dips under 50 ms bridged),
- * events per bin for samples (over about 100 ms, dips under 200 ms bridged).
+ * to 1 s each): threads waiting for waits, events per bin for samples; smoothed over about 40 ms
+ * with dips under 50 ms bridged for long waits (a median of 10 ms or more), else over about
+ * 100 ms with dips under 200 ms bridged.
  */
 export function activitySpikes(
   profile: Profile,
@@ -64,5 +75,9 @@ export function activitySpikes(
   const byTime = weight !== 'count' && tracks !== null;
   const h = activity(profile, cums, tracks, keep, byTime ? 'threads' : 'count', 0, bins * w, bins);
   const odd = (ms: number) => 2 * Math.round(ms / w / 2) + 1;
-  return findSpikes(h.matching, 0, w, byTime ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
+  // Long waits (a monitor held for hundreds of ms) pile up into plateaus with sharp edges: a
+  // light smoothing keeps the edges. Short waits (a contended monitor taken and let go by the
+  // microsecond) pile up as a dense cloud of needles: it needs the smoothing of counts.
+  const long = byTime && medianDuration(profile, cums) >= 10;
+  return findSpikes(h.matching, 0, w, long ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
 }

@@ -187,4 +187,19 @@ describe('the spike finder', () => {
       });
     });
   }
+
+  it("finds the example's scan windows, where short NativeThreadSet waits pile up, once each", () => {
+    const profile = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, '../../../../fixtures/example.jfr'))));
+    const type = profile.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorEnter');
+    const cums = pass(profile, type, /NativeThreadSet/);
+    const found = activitySpikes(profile, cums, matchTracks(profile, cums.slice(0, profile.threads.length)), null, 'threads');
+    const scans = scheduleWindows('example.jfr', 'scan', profile.info.startMs);
+    expect(found.length).toBe(scans.length);
+    scans.forEach(([a, b], k) => {
+      // Each spike starts with its window and lies within it (a window's tail can be calm).
+      expect(Math.abs(found[k][0] - a), `scan ${k} start`).toBeLessThan(100);
+      expect(found[k][1]).toBeLessThan(b + 100);
+      expect(found[k][1] - found[k][0]).toBeGreaterThan(200);
+    });
+  });
 });
