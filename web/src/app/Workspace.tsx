@@ -17,6 +17,9 @@ import { LocksView } from '../components/Locks';
 import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
+import { EventsView } from '../components/EventsView';
+import { useFilteredRows, usePageRows, useTableType } from '../selectors/event-table';
+import { decodable } from '../engine/parts';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tables';
@@ -65,6 +68,23 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const locks = useLocks(profile, deferred, d, state.view === 'locks');
   const burst = useBurstDetail(profile, deferred, d, locks);
   const found = useFindings(profile, deferred, d, state.view === 'findings');
+  const tableType = useTableType(profile, deferred, d);
+  const tableInfo = profile.eventTypes[tableType];
+  const tableOn = state.view === 'events';
+  const tableRows = usePageRows(profile, d, tableType, tableOn && !tableInfo?.deferred);
+  const tableKept = useFilteredRows(profile, deferred, d, tableType, tableRows);
+  // A deferred type opened in the table is decoded as the Event menu would decode it.
+  const tableWaits = tableOn && tableInfo?.deferred && !requested.includes(tableInfo.name) && !loaded.failed?.[tableInfo.name] && tableInfo.name !== state.eventType;
+  useEffect(() => {
+    if (tableWaits && tableInfo) onDecode([...requested, tableInfo.name]);
+  }, [tableWaits, tableInfo, requested, onDecode]);
+  const tableNote = !tableInfo
+    ? 'This recording has no events.'
+    : tableInfo.deferred
+      ? (loaded.failed?.[tableInfo.name] ?? `Decoding ${formatCount(tableInfo.count)} ${tableInfo.name} events…`)
+      : !decodable({ ...tableInfo, decoded: true })
+        ? `The page does not decode ${tableInfo.name} events into rows: their fields are not shown here yet.`
+        : null;
   const [heatCols, setHeatCols] = useState(0);
   const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
@@ -127,6 +147,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ['findings', 'Findings'],
     ...(d.tracks ? [['latency', 'Latency'] as [ActiveView, string]] : []),
     ['compare', 'Compare'],
+    ['events', 'Events table'],
     ['recording', 'Recording'],
   ];
   const gcCount = d.gc.length;
@@ -343,7 +364,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             )}
           </nav>
           <div className="view-body" ref={viewBody} tabIndex={0} role="region" aria-label="View">
-            {type?.deferred && state.view !== 'recording' && (
+            {type?.deferred && state.view !== 'recording' && state.view !== 'events' && (
               <p className="empty">
                 {notDecoded ?? `Decoding ${formatCount(type.count)} ${noun}; the ${state.view === 'flame' ? 'flame graph' : 'table'} follows when they are in.`}
               </p>
@@ -410,7 +431,23 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 }}
               />
             )}
-            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} />}
+            {state.view === 'events' && (
+              <EventsView
+                profile={profile}
+                typeIndex={tableType}
+                rows={tableInfo?.deferred ? null : tableRows}
+                kept={tableInfo?.deferred ? null : tableKept}
+                note={tableNote}
+                clock={clockStart}
+                range={deferred.range}
+                viewport={state.viewport}
+                selectedEvent={selectedEvent}
+                fileName={loaded.name}
+                onType={(name) => set({ tableType: name })}
+                onSelectEvent={setSelectedEvent}
+              />
+            )}
+            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}
           </div>
         </div>
         {selectedEvent !== null && selectedEvent < profile.events.length && (

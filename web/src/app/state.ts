@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'recording';
+export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -46,6 +46,8 @@ export interface ViewState {
   durationFilter: [number, number] | null;
   search: string;
   view: ActiveView;
+  /** The event type the events table shows ('' = the Event menu's type); any type, with a stack or not. */
+  tableType: string;
 }
 
 export const initialState: ViewState = {
@@ -74,6 +76,7 @@ export const initialState: ViewState = {
   durationFilter: null,
   search: '',
   view: 'flame',
+  tableType: '',
 };
 
 export type Action =

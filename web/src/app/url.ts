@@ -23,7 +23,7 @@ export interface UrlExtras {
   otherName?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -73,6 +73,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   for (const t of state.pinnedThreads) q.append('pin', t);
   put('search', state.search);
   put('view', state.view, 'flame');
+  put('table', state.tableType);
   return `?${q.toString()}`;
 }
 
@@ -153,6 +154,7 @@ export function stateFromUrl(search: string): Parsed {
     if ((VIEWS as string[]).includes(view)) s.view = view as ActiveView;
     else notices.push(`Ignored an unknown view “${view}”.`);
   }
+  s.tableType = str('table');
   const extras: UrlExtras = {};
   const url = q.get('url');
   if (url) {

@@ -67,7 +67,7 @@ function Flags({ flags, fromInfo }: { flags: Profile['info']['flags']; fromInfo:
   );
 }
 
-function EventCounts({ profile }: { profile: Profile }) {
+function EventCounts({ profile, onOpenTable }: { profile: Profile; onOpenTable: (type: string) => void }) {
   const [sort, setSort] = useState<{ key: CountKey; descending: boolean }>({ key: 'count', descending: true });
   const types = useMemo(() => {
     const rows = profile.eventTypes.filter((t) => t.count > 0);
@@ -105,7 +105,11 @@ function EventCounts({ profile }: { profile: Profile }) {
       <tbody>
         {types.map((t) => (
           <tr key={t.name}>
-            <td className="name">{visibleName(t.name)}</td>
+            <td className="name">
+              <button type="button" className="link" title="Open the table of its events" onClick={() => onOpenTable(t.name)}>
+                {visibleName(t.name)}
+              </button>
+            </td>
             <td>{visibleName(t.label)}</td>
             <td className="num">{formatCount(t.count)}</td>
           </tr>
@@ -115,7 +119,7 @@ function EventCounts({ profile }: { profile: Profile }) {
   );
 }
 
-export function RecordingPanel({ profile, fileName }: { profile: Profile; fileName: string }) {
+export function RecordingPanel({ profile, fileName, onOpenTable }: { profile: Profile; fileName: string; onOpenTable: (type: string) => void }) {
   const i = profile.info;
   const damage = useMemo(() => (i.errors.length > 0 ? damageReport(i) : []), [i]);
   const perChunk = useMemo(() => rowsPerChunk(profile), [profile]);
@@ -197,7 +201,7 @@ export function RecordingPanel({ profile, fileName }: { profile: Profile; fileNa
         </>
       )}
       <h3>Events</h3>
-      <EventCounts profile={profile} />
+      <EventCounts profile={profile} onOpenTable={onOpenTable} />
       {settings.length > 0 && (
         <>
           <h3>Settings</h3>

@@ -193,6 +193,27 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     [onViewport, duration],
   );
 
+  // A selected event out of view (chosen in a table) is brought into it: its lane scrolled to,
+  // the window moved to hold it (its span kept, unless the event is longer). A click on a lane
+  // selects what is in view already, so this does nothing then.
+  useEffect(() => {
+    if (selectedEvent === null || selectedEvent >= profile.events.length) return;
+    const e = profile.events;
+    const li = derived.lanes.findIndex((l) => l.threads.includes(e.thread[selectedEvent]));
+    const el = scroller.current;
+    if (li >= 0 && el && (li * LANE_H < el.scrollTop || (li + 1) * LANE_H > el.scrollTop + el.clientHeight)) {
+      el.scrollTop = Math.max(0, li * LANE_H - el.clientHeight / 2);
+    }
+    const a = e.start[selectedEvent];
+    const b = a + e.duration[selectedEvent];
+    if (a < vp[0] || b > vp[1]) {
+      const span = Math.max(vp[1] - vp[0], (b - a) * 1.5);
+      setViewport((a + b) / 2 - span / 2, (a + b) / 2 + span / 2);
+    }
+    // Only a new selection moves the view; zooming and scrolling afterwards are the reader's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedEvent, profile]);
+
   const zoomAt = useCallback((t: number, factor: number) => setViewport(t - (t - vp[0]) * factor, t + (vp[1] - t) * factor), [setViewport, vp]);
 
   // Wheel zoom needs a non-passive listener.

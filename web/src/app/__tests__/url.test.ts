@@ -28,6 +28,7 @@ const full: ViewState = {
   clock: true,
   search: 'skip',
   view: 'subjects',
+  tableType: 'jdk.GCHeapSummary',
 };
 
 describe('URL state', () => {

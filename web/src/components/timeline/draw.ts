@@ -344,6 +344,13 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         g.lineWidth = 1.5;
         g.strokeRect(x - 3, li * LANE_H - scrollTop + 1, Math.max(6, xOf(e.start[selectedEvent] + e.duration[selectedEvent]) - x + 6), LANE_H - 2);
         g.lineWidth = 1;
+      } else {
+        // No lane holds it (a GC, an event of no thread): outlined across every lane.
+        const x = xOf(e.start[selectedEvent]);
+        g.strokeStyle = P.text;
+        g.lineWidth = 1.5;
+        g.strokeRect(x - 3, 1, Math.max(6, xOf(e.start[selectedEvent] + e.duration[selectedEvent]) - x + 6), h - 2);
+        g.lineWidth = 1;
       }
     }
     // Labels last, over anything that spilled left.

@@ -1,0 +1,73 @@
+/**
+ * Events as tables, as a person uses them: open the GC events of a JDK recording from the
+ * Recording panel's counts, read how many there are (truth: the JDK's count in
+ * fixtures/expected), sort by duration, choose a row and see the event selected on the timeline
+ * and in the side panel, save the table as CSV and the flame graph as SVG and read the files back.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { parseMs, root, settled, shot } from './helpers';
+
+const FILE = 'jdk17-profile.jfr';
+
+function jdkCount(type: string): number {
+  const line = readFileSync(resolve(root, 'fixtures/expected', `${FILE}.rf-counts.tsv`), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${type}\t`));
+  expect(line, `the JDK counted ${type}`).toBeDefined();
+  return Number(line!.split('\t')[1]);
+}
+
+async function open(page: Page) {
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures', FILE));
+  await expect(page.getByRole('status')).toContainText('selected');
+}
+
+/** The cells of the table's rows on screen, by column header. */
+async function readRows(page: Page, name: string): Promise<Record<string, string>[]> {
+  const table = page.getByRole('table', { name });
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/ [▾▴]$/, ''));
+  const rows = table.getByRole('row').filter({ has: page.getByRole('cell') });
+  const out: Record<string, string>[] = [];
+  for (const r of await rows.all()) {
+    const cells = await r.getByRole('cell').allTextContents();
+    out.push(Object.fromEntries(headers.map((h, k) => [h, cells[k]])));
+  }
+  return out;
+}
+
+test('the GC events open as a table from the Recording panel; a row shows its event on the timeline', async ({ page }) => {
+  await open(page);
+  await page.getByRole('tab', { name: 'Recording' }).click();
+  await page.getByRole('table', { name: 'Event counts' }).getByRole('button', { name: 'jdk.GarbageCollection', exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'Events table' })).toHaveAttribute('aria-selected', 'true');
+  const want = jdkCount('jdk.GarbageCollection');
+  await expect(page.getByRole('note', { name: 'Rows shown' })).toHaveText(`${want} of ${want} jdk.GarbageCollection events`);
+  const name = 'Events of jdk.GarbageCollection';
+  let rows = await readRows(page, name);
+  expect(rows.length).toBe(want);
+
+  // Sorted by duration, longest first.
+  await page.getByRole('table', { name }).getByRole('button', { name: /^Duration/ }).click();
+  await expect(page.getByRole('table', { name }).getByRole('columnheader', { name: /^Duration/ })).toHaveAttribute('aria-sort', 'descending');
+  rows = await readRows(page, name);
+  const durations = rows.map((r) => parseMs(r['Duration']));
+  expect(durations).toEqual([...durations].sort((a, b) => b - a));
+  await page.getByRole('table', { name }).getByRole('button', { name: /^Duration/ }).click();
+  rows = await readRows(page, name);
+  expect(rows.map((r) => parseMs(r['Duration']))).toEqual([...durations].sort((a, b) => a - b));
+
+  // The second row, chosen: the side panel names that GC at that time; the row is marked.
+  const row = page.getByRole('table', { name }).getByRole('row').filter({ has: page.getByRole('cell') }).nth(1);
+  await row.click();
+  const panel = page.getByRole('complementary', { name: 'Event details' });
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText('jdk.GarbageCollection');
+  await expect(panel).toContainText(`at ${rows[1]['Start']}, lasting ${rows[1]['Duration']}`);
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await expect(panel.locator('pre.fields')).toContainText('"gcId"');
+  await shot(page, 'tables-gc');
+});

@@ -1,0 +1,215 @@
+/**
+ * Events of any type as a table: every row there (virtualised: only the rows in view are in the
+ * page), sortable by any column, filtered by the selected range, the threads and (for types with
+ * stacks) the stack filters. A row chosen shows its event on the timeline and in the side panel.
+ * A numeric column can be drawn as a line over the timeline's window.
+ *
+ *   toolbar (type · N of M · line of a column · CSV / Arrow) ─ line chart ─ header ─ visible rows
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { tableToIPC, type Table } from 'apache-arrow';
+import { useMemo, useRef, useState } from 'react';
+import type { Profile } from '../columns/profile';
+import { cellText, lineColumns, lineSeries, sortRows, toArrow, toCsv, unitSuffix, type EventRows, type TableColumn } from '../profile-logic/event-table';
+import { formatCount } from '../profile-logic/format';
+import { KINDS } from '../profile-logic/kinds';
+import { LineChart } from './LineChart';
+import { download, exportName } from './download';
+
+interface Props {
+  profile: Profile;
+  /** The type shown (index into eventTypes). */
+  typeIndex: number;
+  rows: EventRows | null;
+  /** The rows the filters keep, in row order. */
+  kept: Int32Array | null;
+  /** Why the table is not (or not yet, or not wholly) there: decoding, not decoded. */
+  note: string | null;
+  clock: number | null;
+  range: [number, number] | null;
+  viewport: [number, number] | null;
+  selectedEvent: number | null;
+  fileName: string;
+  onType: (name: string) => void;
+  onSelectEvent: (event: number) => void;
+  /** Arrow table → Parquet bytes, when the page can write Parquet. */
+  toParquet?: (table: Table) => Promise<Uint8Array>;
+}
+
+const ROW_H = 24;
+
+function widthOf(c: TableColumn): string {
+  if (c.key === 'stackTrace') return 'minmax(240px, 3fr)';
+  if (c.unit === 'text') return 'minmax(140px, 1.4fr)';
+  if (c.unit === 'time') return '110px';
+  return 'minmax(90px, 0.6fr)';
+}
+
+export function EventsView({ profile, typeIndex, rows, kept, note, clock, range, viewport, selectedEvent, fileName, onType, onSelectEvent, toParquet }: Props) {
+  const type = profile.eventTypes[typeIndex];
+  const [sort, setSort] = useState<{ key: string; descending: boolean } | null>(null);
+  const [lineKey, setLineKey] = useState('');
+  const [splitKey, setSplitKey] = useState('');
+  const [chosenRow, setChosenRow] = useState<number | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const columns = useMemo(() => rows?.columns ?? [], [rows]);
+  const sortCol = sort ? columns.find((c) => c.key === sort.key) : undefined;
+  const shown = useMemo(() => (kept && sortCol ? sortRows(kept, sortCol, sort!.descending) : kept), [kept, sortCol, sort]);
+  const numericCols = useMemo(() => (rows ? lineColumns(rows) : []), [rows]);
+  const lineCol = numericCols.find((c) => c.key === lineKey) ?? null;
+  const textCols = columns.filter((c) => !c.num && c.key !== 'stackTrace' && c.key !== 'stackTop');
+  const splitCol = textCols.find((c) => c.key === splitKey) ?? null;
+  const series = useMemo(() => (rows && kept && lineCol ? lineSeries(rows, kept, lineCol, splitCol) : null), [rows, kept, lineCol, splitCol]);
+  const virtual = useVirtualizer({ count: shown?.length ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 12 });
+  const choices = useMemo(
+    () =>
+      profile.eventTypes
+        .map((t, i) => ({ t, i }))
+        .filter(({ t }) => t.count > 0)
+        .sort((a, b) => (a.t.name < b.t.name ? -1 : 1)),
+    [profile],
+  );
+  const template = columns.map(widthOf).join(' ');
+  const total = type?.count ?? 0;
+  const name = type?.name ?? 'events';
+
+  const saveTable = async (format: 'csv' | 'arrow' | 'parquet') => {
+    if (!rows || !shown) return;
+    const base = exportName(fileName, name);
+    if (format === 'csv') return download(new Blob([toCsv(columns, shown)], { type: 'text/csv' }), `${base}.csv`);
+    const table = toArrow(columns, shown);
+    if (format === 'arrow') return download(new Blob([tableToIPC(table, 'file') as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.arrow.file' }), `${base}.arrow`);
+    if (!toParquet) return;
+    setBusy('Writing Parquet…');
+    try {
+      const bytes = await toParquet(table);
+      download(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.parquet' }), `${base}.parquet`);
+      setBusy(null);
+    } catch (e) {
+      setBusy(`Could not write Parquet: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const choose = (r: number) => {
+    setChosenRow(r);
+    const i = rows?.event[r] ?? -1;
+    if (i >= 0) onSelectEvent(i);
+  };
+
+  return (
+    <div className="events-view">
+      <div className="view-bar events-bar">
+        <label className="field inline">
+          <span>Events of</span>
+          <select aria-label="Table of event type" value={type?.name ?? ''} onChange={(e) => (setSort(null), setLineKey(''), setSplitKey(''), onType(e.currentTarget.value))}>
+            {choices.map(({ t }) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({formatCount(t.count)}) – {KINDS[t.kind].label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="count" role="note" aria-label="Rows shown">
+          {shown ? `${formatCount(shown.length)} of ${formatCount(total)} ${name} events` : ''}
+          {shown && rows && rows.length < total ? ` (${formatCount(rows.length)} decoded)` : ''}
+          {range ? ' in the range' : ''}
+        </span>
+        {numericCols.length > 0 && (
+          <label className="field inline">
+            <span>Line of</span>
+            <select aria-label="Line of column" value={lineKey} onChange={(e) => setLineKey(e.currentTarget.value)}>
+              <option value="">none</option>
+              {numericCols.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {lineCol && textCols.length > 0 && (
+          <label className="field inline">
+            <span>one line per</span>
+            <select aria-label="Line split by column" value={splitKey} onChange={(e) => setSplitKey(e.currentTarget.value)}>
+              <option value="">–</option>
+              {textCols.map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="table-export" role="group" aria-label="Save the table">
+          <button type="button" disabled={!shown} onClick={() => void saveTable('csv')} title="Save the rows shown, in this order, as CSV (numbers in the header's units)">
+            CSV
+          </button>
+          <button type="button" disabled={!shown} onClick={() => void saveTable('arrow')} title="Save the rows shown as an Arrow IPC file">
+            Arrow
+          </button>
+          {toParquet && (
+            <button type="button" disabled={!shown || busy === 'Writing Parquet…'} onClick={() => void saveTable('parquet')} title="Save the rows shown as Parquet">
+              Parquet
+            </button>
+          )}
+        </span>
+        {busy && <span className="hint">{busy}</span>}
+      </div>
+      {note && <p className="hint">{note}</p>}
+      {series && lineCol && <LineChart series={series} unit={lineCol.unit} label={lineCol.label} duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />}
+      {rows && shown && (
+        <div className="vtable" ref={scroller} role="table" aria-label={`Events of ${name}`} aria-rowcount={shown.length + 1}>
+          <div role="rowgroup" className="vhead">
+            <div role="row" className="vrow" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+              {columns.map((c) => {
+                const active = sort?.key === c.key;
+                const u = unitSuffix(c.unit);
+                return (
+                  <div key={c.key} role="columnheader" className={c.num ? 'num' : undefined} aria-sort={active ? (sort!.descending ? 'descending' : 'ascending') : 'none'}>
+                    <button
+                      type="button"
+                      className="link sort"
+                      title={`Sort by ${c.label.toLowerCase()}`}
+                      onClick={() => setSort(active ? { key: c.key, descending: !sort!.descending } : { key: c.key, descending: c.num !== null })}
+                    >
+                      {c.label}
+                      {u && c.unit !== 'time' && c.unit !== 'ms' ? ` (${u})` : ''}
+                      {active ? (sort!.descending ? ' ▾' : ' ▴') : ''}
+                    </button>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <div role="rowgroup" className="vbody" style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+            {virtual.getVirtualItems().map((v) => {
+              const r = shown[v.index];
+              const ev = rows.event[r];
+              const selected = ev >= 0 ? ev === selectedEvent : r === chosenRow;
+              return (
+                <div
+                  key={v.key}
+                  role="row"
+                  aria-rowindex={v.index + 2}
+                  aria-selected={selected}
+                  className={`vrow${selected ? ' selected' : ''}`}
+                  style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_H }}
+                  title={ev >= 0 ? 'Show on the timeline' : 'The timeline does not hold this type’s events'}
+                  onClick={() => choose(r)}
+                >
+                  {columns.map((c) => (
+                    <div key={c.key} role="cell" className={c.num ? 'num' : 'name'}>
+                      <bdi>{cellText(c, r, clock)}</bdi>
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      )}
+      {rows && shown && shown.length === 0 && <p className="empty">No {name} event {range ? 'in the range' : ''} passes the filters.</p>}
+    </div>
+  );
+}
