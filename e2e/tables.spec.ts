@@ -70,4 +70,16 @@ test('the GC events open as a table from the Recording panel; a row shows its ev
   await expect(row).toHaveAttribute('aria-selected', 'true');
   await expect(panel.locator('pre.fields')).toContainText('"gcId"');
   await shot(page, 'tables-gc');
+
+  // Saved as CSV: a header and one line per row shown, in the order shown.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV', exact: true }).click()]);
+  expect(csv.suggestedFilename()).toBe('jdk17-profile.jdk.GarbageCollection.csv');
+  const lines: string[][] = parse(readFileSync((await csv.path())!, 'utf8'));
+  expect(lines.length).toBe(want + 1);
+  const col = lines[0].indexOf('Duration (ms)');
+  expect(col).toBeGreaterThanOrEqual(0);
+  const saved = lines.slice(1).map((l) => Number(l[col]));
+  expect(saved).toEqual([...saved].sort((a, b) => a - b));
+  saved.forEach((ms, k) => expect(Math.abs(ms - parseMs(rows[k]['Duration']))).toBeLessThan(0.06));
+  await settled(page);
 });
