@@ -8,6 +8,7 @@ declare module 'd3-flame-graph' {
   export interface FlameGraph<T> {
     (selection: unknown): void;
     width(w: number): FlameGraph<T>;
+    width(): number;
     height(h: number): FlameGraph<T>;
     minHeight(h: number): FlameGraph<T>;
     cellHeight(h: number): FlameGraph<T>;
@@ -26,6 +27,7 @@ declare module 'd3-flame-graph' {
     search(term: string): void;
     clear(): void;
     resetZoom(): void;
+    zoomTo(d: FlameNode<T>): void;
     update(data?: T): void;
     destroy(): void;
     onClick(f: (d: FlameNode<T>) => void): FlameGraph<T>;

@@ -10,7 +10,8 @@ import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kind
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useOtherSide, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useOtherSide, useSandwich, useSubjects, useThreadTimes } from '../selectors/derive';
+import { SandwichView } from '../components/Sandwich';
 import { HEAT_ROWS, HeatmapView } from '../components/Heatmap';
 import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
@@ -85,6 +86,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
       : !decodable({ ...tableInfo, decoded: true })
         ? `The page does not decode ${tableInfo.name} events into rows: their fields are not shown here yet.`
         : null;
+  const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
   const [heatCols, setHeatCols] = useState(0);
   const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
@@ -140,6 +142,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const subject = KINDS[type?.kind ?? 'other'].subject;
   const views: [ActiveView, string][] = [
     ['flame', 'Flame graph'],
+    ['sandwich', 'Sandwich'],
     ['methods', 'Top methods'],
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['threads', 'Thread time'],
@@ -338,18 +341,20 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 </button>
               ))}
             </div>
-            {state.view === 'flame' && (
+            {(state.view === 'flame' || state.view === 'sandwich') && (
               <div className="flame-bar">
-                <label className="check">
-                  <input type="checkbox" checked={state.inverted} onChange={(e) => set({ inverted: e.currentTarget.checked })} />
-                  Inverted (callers)
-                </label>
+                {state.view === 'flame' && (
+                  <label className="check">
+                    <input type="checkbox" checked={state.inverted} onChange={(e) => set({ inverted: e.currentTarget.checked })} />
+                    Inverted (callers)
+                  </label>
+                )}
                 <label className="field inline">
                   <span>Search</span>
                   <input type="search" aria-label="Search frames" placeholder="highlight frames" value={state.search} onChange={(e) => set({ search: e.currentTarget.value })} />
                 </label>
-                {state.selectedMethod && (
-                  <button type="button" className="chip" onClick={() => set({ view: 'methods' })} title="Callers and callees of the method chosen in the flame graph">
+                {state.selectedMethod && state.view === 'flame' && (
+                  <button type="button" className="chip" onClick={() => set({ view: 'sandwich' })} title="Callers and callees of the method chosen in the flame graph, as flame graphs (S on a focused frame)">
                     {state.selectedMethod} · callers &amp; callees →
                   </button>
                 )}
@@ -376,7 +381,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 inverted={deferred.inverted}
                 search={state.search}
                 onSelect={(name) => set({ selectedMethod: name })}
+                onSandwich={on.onSandwich}
               />
+            )}
+            {!type?.deferred && state.view === 'sandwich' && (
+              <SandwichView sandwich={sandwich} mode={d.weightMode} search={state.search} top={d.methods} names={profile.strings} onSandwich={on.onSandwich} />
             )}
             {!type?.deferred && state.view === 'methods' && <MethodsTable profile={profile} derived={d} state={state} on={on} />}
             {!type?.deferred && state.view === 'subjects' && subjects && (

@@ -9,6 +9,7 @@ export function useViewIntents(dispatch: Dispatch<Action>): ViewIntents {
     return {
       onSortMethods: (methodSort) => set({ methodSort }),
       onChooseMethod: (selectedMethod, show) => set(show ? { selectedMethod, view: 'methods' } : { selectedMethod }),
+      onSandwich: (selectedMethod) => set({ selectedMethod, view: 'sandwich' }),
       onFilterSubject: (subjectFilter) => set({ subjectFilter }),
       onRowsBy: (subjectBy) => set({ subjectBy }),
       onFilterThread: (threadFilter) => set({ threadFilter }),

@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
+export type ActiveView = 'flame' | 'sandwich' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -28,6 +28,7 @@ export interface ViewState {
   hiddenThreads: string[];
   groupThreads: boolean;
   sortLanes: 'name' | 'samples';
+  /** The method chosen (flame graph, tables, stack chart): the sandwich's root. */
   selectedMethod: string | null;
   /** Order of the top-methods table (and what the comparison ranks by). */
   methodSort: 'total' | 'self';
@@ -40,7 +41,7 @@ export interface ViewState {
   activity: 'auto' | 'count' | 'duration' | 'threads';
   /** Layers of the lanes the user turned off: 'samples' and wait kinds (waits.ts). */
   hiddenLayers: string[];
-  /** Threads whose lanes stay on top (a lock's holder, when its burst is chosen). */
+  /** Threads whose lanes stay on top (a lock's holder, when its burst is chosen); the stack chart's threads. */
   pinnedThreads: string[];
   /** Keep only events whose duration lies in [min, max] ms (a box on the latency heatmap). */
   durationFilter: [number, number] | null;

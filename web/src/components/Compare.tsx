@@ -218,7 +218,7 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
         </p>
       </div>
       {state.compareAs === 'flame' && comparison.tree ? (
-        <FlameGraph tree={comparison.tree} mode={mode} inverted={state.inverted} search={state.search} diff level={Number(level)} onSelect={(name) => on.onChooseMethod(name)} />
+        <FlameGraph tree={comparison.tree} mode={mode} inverted={state.inverted} search={state.search} diff level={Number(level)} onSelect={(name) => on.onChooseMethod(name)} onSandwich={on.onSandwich} />
       ) : (
         <RisesTable names={comparison.names} rises={comparison.rises} totals={totals} measure={measure} level={Number(level)} mode={mode} on={on} />
       )}
@@ -284,7 +284,7 @@ function RisesTable({ names, rises, totals, measure, level, mode, on }: { names:
           return (
             <tr key={r.name}>
               <td className="name">
-                <button type="button" className="link" title="Show its callers and callees" onClick={() => on.onChooseMethod(names[r.name], true)}>
+                <button type="button" className="link" title="Its callers and callees as flame graphs (the sandwich)" onClick={() => on.onSandwich(names[r.name])}>
                   {names[r.name]}
                 </button>
               </td>

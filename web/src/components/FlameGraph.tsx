@@ -10,13 +10,19 @@
  * tree (diffTree) is drawn with `diff`: each frame coloured by its method's row of the table
  * (compare.ts direction at `level`): red where it rose, blue where it fell, the deeper the colour
  * the larger the change; grey where the change is not significant.
+ *
+ * The keyboard walks the frames once the graph has the focus (profile-logic/flamenav.ts): arrows
+ * move (up and down as drawn), Enter zooms, Escape zooms out, S opens the focused method's
+ * sandwich; the focused frame is outlined and described in a line under the graph. Right-click
+ * on a frame offers the same actions.
  */
 import flamegraph, { tooltip, type FlameGraph as Chart, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CallNode } from '../profile-logic/calltree';
 import { direction, formatP, type DiffNode } from '../profile-logic/compare';
 import { formatPercent, formatWeight } from '../profile-logic/format';
+import { step, type NavKey, type NavNode } from '../profile-logic/flamenav';
 import { visibleName } from '../profile-logic/names';
 import type { WeightMode } from '../profile-logic/kinds';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
@@ -27,6 +33,10 @@ interface Props {
   inverted: boolean;
   search: string;
   onSelect?: (name: string) => void;
+  /** Open the sandwich (callers and callees) of a method: S on the focused frame, or its menu. */
+  onSandwich?: (name: string) => void;
+  /** The graph's accessible name ("Flame graph", "Callers of …"). */
+  label?: string;
   /** Colour by the method's change (DiffNode.change) instead of frame kind. */
   diff?: boolean;
   /** In a diff: the significance level under which a change is coloured. */
@@ -53,7 +63,17 @@ const pt = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)} pt`;
 
 const ROOT_COLOR = '#dee2e6';
 
-export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = false, level = 0.01 }: Props) {
+type Node = FlameNode<CallNode> & NavNode & { id?: number };
+
+const MIN_FRAME_PX = 1;
+
+/** A frame in words: name, total and self with their shares of the graph's root. */
+function describeFrame(d: Node, mode: WeightMode, total: number): string {
+  const n = d.data;
+  return `${visibleName(n.name)} · total ${formatWeight(n.value, mode)} (${formatPercent(n.value, total)}) · self ${formatWeight(n.self, mode)} (${formatPercent(n.self, total)})`;
+}
+
+export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich, label = 'Flame graph', diff = false, level = 0.01 }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<CallNode> | null>(null);
   const onSelectRef = useRef(onSelect);
@@ -62,11 +82,53 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
     onSelectRef.current = onSelect;
     searchRef.current = search;
   }, [onSelect, search]);
+  // The keyboard's frame (a node of the live chart), and the callee each caller was left from.
+  const focused = useRef<Node | null>(null);
+  const cameFrom = useRef(new WeakMap<NavNode, NavNode>());
+  const [focusText, setFocusText] = useState('');
+  const [menu, setMenu] = useState<{ x: number; y: number; node: Node } | null>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const menuEl = useRef<HTMLDivElement>(null);
+  // The menu takes the focus when it opens, gives it back to the graph when it closes, and
+  // closes on a press anywhere else.
+  useEffect(() => {
+    if (!menu) return;
+    menuEl.current?.querySelector('button')?.focus();
+    const away = (ev: MouseEvent) => {
+      if (!menuEl.current?.contains(ev.target as Element | null)) setMenu(null);
+    };
+    document.addEventListener('mousedown', away);
+    return () => document.removeEventListener('mousedown', away);
+  }, [menu]);
+  const closeMenu = () => {
+    setMenu(null);
+    wrap.current?.focus();
+  };
+
+  /** Outline the focused frame, bring it into view and say what it is. */
+  const showFocus = useCallback(
+    (scroll: boolean) => {
+      const div = el.current;
+      const n = focused.current;
+      if (!div) return;
+      const frames = select(div).selectAll<SVGGElement, Node>('g.frame');
+      frames.classed('kbd-focus', (d) => d === n);
+      if (!n) return setFocusText('');
+      setFocusText(describeFrame(n, mode, Math.max(tree.value, 1e-12)));
+      const g = frames.filter((d) => d === n).node();
+      if (scroll && g) g.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    },
+    [mode, tree],
+  );
 
   useEffect(() => {
     const div = el.current;
     if (!div) return;
     div.replaceChildren();
+    focused.current = null;
+    cameFrom.current = new WeakMap();
+    setFocusText('');
+    setMenu(null);
     if (tree.value <= 0) return;
     const total = tree.value;
     const scale = diff ? maxDelta(tree as DiffNode, level) || 1 : 1;
@@ -89,7 +151,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
     const c = flamegraph<CallNode>()
       .width(Math.max(300, div.clientWidth))
       .cellHeight(18)
-      .minFrameSize(1)
+      .minFrameSize(MIN_FRAME_PX)
       .transitionDuration(0)
       .inverted(inverted)
       .sort(true)
@@ -107,6 +169,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       })
       .setSearchMatch((d, term) => term !== '' && d.data.name.toLowerCase().includes(term.toLowerCase()))
       .onClick((d) => {
+        // A click (or Enter) zooms: the keyboard's focus follows it.
+        focused.current = d as Node;
         if (d.depth > 0) onSelectRef.current?.(d.data.name);
       });
     select(div).datum(tree).call(c);
@@ -127,7 +191,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
     if (!c) return;
     if (search) c.search(search);
     else c.clear();
-  }, [search, tree, inverted]);
+    showFocus(false);
+  }, [search, tree, inverted, showFocus]);
 
   useEffect(() => {
     const div = el.current;
@@ -139,15 +204,111 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, diff = fals
       last = w;
       chart.current.width(Math.max(300, w));
       chart.current.update();
+      showFocus(false);
     });
     ro.observe(div);
     return () => ro.disconnect();
-  }, []);
+  }, [showFocus]);
+
+  const root = (): Node | null => {
+    const div = el.current;
+    return div && chart.current ? (select(div).datum() as Node) : null;
+  };
+  const zoom = (n: Node) => {
+    chart.current?.zoomTo(n);
+    focused.current = n;
+    showFocus(true);
+  };
+  const zoomOut = () => {
+    chart.current?.resetZoom();
+    showFocus(true);
+  };
+  const onKey = (ev: React.KeyboardEvent) => {
+    const r = root();
+    if (!r || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (menu) {
+      // The menu's buttons take their own keys; Escape closes it.
+      if (ev.key === 'Escape') {
+        ev.preventDefault();
+        ev.stopPropagation();
+        closeMenu();
+      }
+      return;
+    }
+    const at = focused.current ?? r;
+    let next: Node | null = null;
+    if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown' || ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+      const width = chart.current?.width() ?? 0;
+      next = focused.current ? (step({ root: r, width, minPx: MIN_FRAME_PX, inverted }, at, ev.key as NavKey, cameFrom.current) as Node) : r;
+    } else if (ev.key === 'Home') next = r;
+    else if (ev.key === 'Enter') {
+      zoom(at);
+    } else if (ev.key === 'Escape') {
+      zoomOut();
+    } else if ((ev.key === 's' || ev.key === 'S') && onSandwich && at.depth > 0) {
+      onSandwich(at.data.name);
+    } else return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    setMenu(null);
+    if (next) {
+      focused.current = next;
+      showFocus(true);
+    }
+  };
+  // Right-click on a frame, or the context-menu key (Shift+F10) on the focused one.
+  const onContextMenu = (ev: React.MouseEvent) => {
+    const g = (ev.target as Element).closest?.('g.frame') ?? null;
+    const d = g ? (select(g).datum() as Node) : focused.current;
+    if (!d) return;
+    ev.preventDefault();
+    focused.current = d;
+    showFocus(false);
+    const box = (ev.currentTarget as HTMLElement).getBoundingClientRect();
+    const at = g ?? select(el.current!).selectAll<SVGGElement, Node>('g.frame').filter((x) => x === d).node();
+    const r = g ? null : at?.getBoundingClientRect();
+    setMenu(r ? { x: r.left - box.left + 8, y: r.bottom - box.top, node: d } : { x: ev.clientX - box.left, y: ev.clientY - box.top, node: d });
+  };
 
   return (
-    <div className="flame" data-testid="flamegraph" aria-label="Flame graph" role="group">
+    <div
+      ref={wrap}
+      className="flame"
+      data-testid="flamegraph"
+      aria-label={label}
+      role="group"
+      tabIndex={tree.value > 0 ? 0 : undefined}
+      onKeyDown={onKey}
+      onFocus={(ev) => {
+        if (ev.target === ev.currentTarget && !focused.current) {
+          focused.current = root();
+          showFocus(false);
+        }
+      }}
+      onContextMenu={onContextMenu}
+    >
       <div ref={el} />
       {tree.value <= 0 && <p className="empty">Nothing selected: no event of this type passes the filters in this range.</p>}
+      {tree.value > 0 && (
+        <p className="flame-focus" aria-live="polite" aria-label={`${label}: focused frame`}>
+          {focusText || 'Focus the graph (Tab or a click) to walk it: ↑ ↓ ← → move, Enter zooms, Escape zooms out' + (onSandwich ? ', S opens the sandwich' : '')}
+        </p>
+      )}
+      {menu && (
+        <div ref={menuEl} className="flame-menu" role="menu" aria-label={`Frame ${visibleName(menu.node.data.name)}`} style={{ left: menu.x, top: menu.y }}>
+          <button type="button" role="menuitem" onClick={() => (closeMenu(), zoom(menu.node))}>
+            Zoom to this frame
+          </button>
+          {onSandwich && menu.node.depth > 0 && (
+            <button type="button" role="menuitem" onClick={() => (closeMenu(), onSandwich(menu.node.data.name))}>
+              Callers and callees (sandwich)
+            </button>
+          )}
+          <button type="button" role="menuitem" onClick={closeMenu}>
+            Close
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -13,6 +13,12 @@ const KEYS: [string, string][] = [
   [']  [', 'next and previous spike of matching events'],
   ['Escape', 'clear the selection and the selected event'],
   ['Tab', 'move between controls; the timeline takes the keys above once focused'],
+  ['↑  ↓  ←  →', 'flame graph focused: walk the frames (↑ ↓ as drawn: toward callees or callers; ← → along a row)'],
+  ['Enter', 'flame graph: zoom into the focused frame'],
+  ['Escape', 'flame graph: zoom out'],
+  ['Home', 'flame graph: back to the root frame'],
+  ['S', 'flame graph: the focused method’s sandwich (its callers above, its callees below)'],
+  ['Shift+F10', 'flame graph: the focused frame’s menu'],
 ];
 
 const MOUSE: [string, string][] = [
@@ -21,6 +27,7 @@ const MOUSE: [string, string][] = [
   ['shift+drag, shift+wheel', 'pan; dragging the time axis pans too'],
   ['click', 'a sample or a bar: its stack and fields; a frame: zoom the flame graph'],
   ['right-click', 'a lane name: hide its thread'],
+  ['right-click a frame', 'its menu: zoom, or its callers and callees (sandwich)'],
   ['drag the lane names’ edge', 'resize the column'],
 ];
 
@@ -60,7 +67,7 @@ export function KeysSheet({ onClose }: { onClose: () => void }) {
         <h3>Keys</h3>
         <dl className="keys">
           {KEYS.map(([k, what]) => (
-            <div key={k}>
+            <div key={`${k} ${what}`}>
               <dt>
                 <kbd>{k}</kbd>
               </dt>

@@ -47,6 +47,9 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
                   <button type="button" className="link" onClick={(e) => (e.stopPropagation(), choose(name))}>
                     {visibleName(name)}
                   </button>
+                  <button type="button" className="link sandwich-link" aria-label={`Sandwich of ${visibleName(name)}`} title="Its callers and callees as flame graphs (the sandwich)" onClick={(e) => (e.stopPropagation(), on.onSandwich(name))}>
+                    ⇅
+                  </button>
                 </td>
                 <td className="num">{formatWeight(r.self, derived.weightMode)}</td>
                 <td className="num">{formatPercent(r.self, total)}</td>
@@ -60,6 +63,9 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
       {sw && state.selectedMethod && (
         <section className="sandwich" aria-label="Callers and callees">
           <h3>{visibleName(state.selectedMethod)}</h3>
+          <button type="button" className="link" onClick={() => on.onSandwich(state.selectedMethod!)}>
+            Callers and callees as flame graphs (sandwich) →
+          </button>
           <p>
             total {formatWeight(sw.total, derived.weightMode)} ({formatPercent(sw.total, total)}), self {formatWeight(sw.self, derived.weightMode)}
           </p>

@@ -19,6 +19,8 @@ export interface ViewIntents {
   onSortMethods: (by: 'total' | 'self') => void;
   /** Choose a method (null: none); `show` opens the top-methods table on it. */
   onChooseMethod: (name: string | null, show?: boolean) => void;
+  /** Open the sandwich (callers and callees flame graphs) of a method. */
+  onSandwich: (name: string) => void;
   /** Keep only events whose subject matches this regex ('' clears the filter). */
   onFilterSubject: (re: string) => void;
   onRowsBy: (by: 'class' | 'instance') => void;

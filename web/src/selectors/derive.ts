@@ -22,6 +22,7 @@ import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiter
 import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
+import { sandwichTrees } from '../profile-logic/sandwich';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import { covered, waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
@@ -372,4 +373,34 @@ export function useHeatmap(profile: Profile, s: ViewState, d: Derived, cols: num
     const [from, to] = s.viewport ?? [0, Math.max(profile.info.durationMs, 1)];
     return latencyHeatmap(profile, d.cums.parts, from, to, cols, rows, span, grid);
   }, [profile, d.cums, span, grid, s.viewport, cols, rows]);
+}
+
+export interface SandwichView {
+  method: string;
+  /** The method's callers (root: the method) and callees (root: the method), recursion once per stack. */
+  callers: CallNode;
+  callees: CallNode;
+  /** The method's total and self weight in the selection, and the selection's total. */
+  total: number;
+  self: number;
+  selection: number;
+}
+
+/** The sandwich of the chosen method, weighed as the flame graph of the same filters and range; null without one. */
+export function useSandwich(profile: Profile, s: ViewState, d: Derived, enabled: boolean): SandwichView | null {
+  const method = s.selectedMethod;
+  return useMemo(() => {
+    if (!enabled || method === null) return null;
+    const name = profile.strings.indexOf(method);
+    const row = name >= 0 ? d.methods.find((m) => m.name === name) : undefined;
+    if (name < 0) return { method, callers: emptyNode(method), callees: emptyNode(method), total: 0, self: 0, selection: d.totalWeight };
+    const t = sandwichTrees(profile, d.weights, name);
+    // As the flame graph: hide slivers under 1/5000 of the total when a tree is large.
+    const light = (n: CallNode) => (countNodes(n) > 20_000 ? prune(n, n.value / 5000) : n);
+    return { method, callers: light(t.callers), callees: light(t.callees), total: row?.total ?? 0, self: row?.self ?? 0, selection: d.totalWeight };
+  }, [profile, method, d.weights, d.methods, d.totalWeight, enabled]);
+}
+
+function emptyNode(name: string): CallNode {
+  return { name, value: 0, self: 0, kind: 6 as CallNode['kind'], children: [] };
 }

@@ -87,6 +87,16 @@ describe('URL state', () => {
   });
 });
 
+describe('the sandwich', () => {
+  it('round-trips its view with the method it shows', () => {
+    const sandwich: ViewState = { ...initialState, view: 'sandwich', selectedMethod: 'java.io.DataInputStream.skipBytes', range: [4000, 5000.5], stackFilter: 'NativeThreadSet' };
+    const link = urlFromState(sandwich);
+    expect(link).toContain('view=sandwich');
+    expect(link).toContain('method=java.io.DataInputStream.skipBytes');
+    expect(stateFromUrl(link)).toEqual({ state: sandwich, extras: {}, notices: [] });
+  });
+});
+
 describe('hidden threads', () => {
   it('round-trips a name holding a newline, a comma, bidi and control characters', () => {
     const s: ViewState = { ...initialState, hiddenThreads: ['line one\nline two', 'a,b', '\u202egnp.exe', 'nul\u0000bell\u0007', 'x'.repeat(600)] };

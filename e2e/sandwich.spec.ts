@@ -1,0 +1,112 @@
+/**
+ * The sandwich and the stack chart as a person reads them, on the example recording (the hunt:
+ * search workers reading files, NativeThreadSet lock waits, DataInputStream.skipBytes).
+ * Truth: the JDK's own reading, the collapsed stacks of fixtures/expected/ (RecordingFile) and
+ * `jfr print --json` of the samples.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { root, settled, shot } from './helpers';
+
+const METHOD = 'java.io.DataInputStream.skipBytes';
+
+/** The JDK's CPU samples of the example as collapsed stacks (root first) with counts. */
+const collapsed = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/example.jfr.jdk.ExecutionSample.collapsed.gz')))
+  .toString('utf8')
+  .trim()
+  .split('\n')
+  .map((l) => ({ frames: l.slice(0, l.lastIndexOf(' ')).split(';'), n: Number(l.slice(l.lastIndexOf(' ') + 1)) }));
+
+/** Direct callers of a method at its outermost call, and the method's total samples (each stack once). */
+function callersOf(method: string): { total: number; callers: Map<string, number> } {
+  const callers = new Map<string, number>();
+  let total = 0;
+  for (const { frames, n } of collapsed) {
+    const k = frames.indexOf(method);
+    if (k < 0) continue;
+    total += n;
+    const caller = k > 0 ? frames[k - 1] : '(root)';
+    callers.set(caller, (callers.get(caller) ?? 0) + n);
+  }
+  return { total, callers };
+}
+
+/** The focused frame's line under a graph: "name · total N samples (…) · self …". */
+async function focusLine(page: Page, graph: string): Promise<{ name: string; total: number }> {
+  const text = (await page.getByLabel(`${graph}: focused frame`).textContent()) ?? '';
+  const m = /^(.*?) · total ([\d,]+) samples/.exec(text);
+  expect(m, `a frame is focused: ${text}`).not.toBeNull();
+  return { name: m![1], total: Number(m![2].replace(/,/g, '')) };
+}
+
+/** Press Tab until the element is focused (as a keyboard user reaches it). */
+async function tabTo(page: Page, target: ReturnType<Page['getByRole']>): Promise<void> {
+  for (let k = 0; k < 80; k++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('never reached by Tab');
+}
+
+test('the sandwich of skipBytes, opened from the flame graph by keyboard only', async ({ page }) => {
+  const truth = callersOf(METHOD);
+  expect(truth.total).toBeGreaterThan(20);
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.getByLabel('Event')).toHaveValue('jdk.ExecutionSample');
+
+  // Keep the stacks through skipBytes (typed), then walk the flame graph from its root up the
+  // widest callees: every path left holds skipBytes, so the walk passes it.
+  await page.getByLabel('Stack filter').focus();
+  await page.keyboard.type('skipBytes');
+  await settled(page);
+  const graph = page.getByRole('group', { name: 'Flame graph' });
+  await tabTo(page, graph);
+  await page.keyboard.press('Home');
+  let at = await focusLine(page, 'Flame graph').catch(() => null);
+  for (let k = 0; k < 40 && at?.name !== METHOD; k++) {
+    await page.keyboard.press('ArrowUp');
+    at = await focusLine(page, 'Flame graph');
+  }
+  expect(at?.name).toBe(METHOD);
+  // The outline is on the focused frame.
+  await expect(graph.locator('g.kbd-focus')).toHaveAttribute('name', METHOD);
+  await shot(page, 'sandwich-1-flame-focus');
+  await page.keyboard.press('s');
+  await expect(page.getByRole('tab', { name: 'Sandwich' })).toHaveAttribute('aria-selected', 'true');
+  expect(new URL(page.url()).searchParams.get('view')).toBe('sandwich');
+  expect(new URL(page.url()).searchParams.get('method')).toBe(METHOD);
+
+  // The sandwich: no stack filter needed any more; clear it (typed) to weigh the whole recording.
+  await page.getByLabel('Stack filter').fill('');
+  await settled(page);
+  const callers = page.getByRole('group', { name: `Callers of ${METHOD}` });
+  await expect(callers).toBeVisible();
+  await expect(page.getByRole('group', { name: `Callees of ${METHOD}` })).toBeVisible();
+  await shot(page, 'sandwich-2-view-1600');
+
+  // Read the callers by keyboard: the root (the method) weighs its total, ↑ goes to its
+  // callers (drawn above it), ← → along their row.
+  await tabTo(page, callers);
+  await page.keyboard.press('Home');
+  const rootLine = await focusLine(page, `Callers of ${METHOD}`);
+  expect(rootLine).toEqual({ name: METHOD, total: truth.total });
+  await page.keyboard.press('ArrowUp');
+  const seen = new Map<string, number>();
+  let line = await focusLine(page, `Callers of ${METHOD}`);
+  // Leftmost, then rightward until the focus stops moving.
+  for (let k = 0; k < 20; k++) await page.keyboard.press('ArrowLeft');
+  for (let k = 0; k < 50; k++) {
+    line = await focusLine(page, `Callers of ${METHOD}`);
+    if (seen.has(line.name)) break;
+    seen.set(line.name, line.total);
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(seen).toEqual(truth.callers);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, 'sandwich-3-view-1280');
+});
