@@ -17,11 +17,11 @@ use crate::value::Value;
 
 /// Pool references followed from the event (Thread → ThreadGroup → parent …); past it, a
 /// reference reads as `Type #id`.
-const MAX_HOPS: usize = 8;
+pub(crate) const MAX_HOPS: usize = 8;
 /// Nesting of any kind, as [`Chunk::decode_value`] bounds it.
-const MAX_NEST: usize = 32;
+pub(crate) const MAX_NEST: usize = 32;
 
-struct Shown<'c, 'a> {
+pub(crate) struct Shown<'c, 'a> {
     chunk: &'c Chunk<'a>,
     ticks: Ticks,
     origin_nanos: i64,
@@ -32,7 +32,7 @@ impl<'a> Chunk<'a> {
     /// notes. Times read as ms since `origin_nanos` (epoch ns, the recording's start).
     pub fn decode_event_shown(&self, pos: usize, origin_nanos: i64) -> Result<(String, Value)> {
         let (mut r, class) = self.event_at(pos)?;
-        let s = Shown { chunk: self, ticks: Ticks::new(&self.header), origin_nanos };
+        let s = Shown::new(self, origin_nanos);
         let v = s.value(&mut r, class, 0, 0)?;
         Ok((self.md.classes[class].name.clone(), v))
     }
@@ -47,6 +47,10 @@ fn short(class: &str) -> &str {
 }
 
 impl<'c, 'a> Shown<'c, 'a> {
+    pub(crate) fn new(chunk: &'c Chunk<'a>, origin_nanos: i64) -> Shown<'c, 'a> {
+        Shown { chunk, ticks: Ticks::new(&chunk.header), origin_nanos }
+    }
+
     fn value(&self, r: &mut Reader<'a>, class: usize, nest: usize, hops: usize) -> Result<Value> {
         if nest > MAX_NEST {
             return Err(r.err(ErrorKind::TooDeep));
@@ -74,16 +78,22 @@ impl<'c, 'a> Shown<'c, 'a> {
         Ok(compact(&c.name, fields))
     }
 
-    fn single(&self, r: &mut Reader<'a>, cpool: bool, class: usize, nest: usize, hops: usize) -> Result<Value> {
+    pub(crate) fn single(&self, r: &mut Reader<'a>, cpool: bool, class: usize, nest: usize, hops: usize) -> Result<Value> {
         if !cpool {
             return self.value(r, class, nest + 1, hops);
         }
         let id = r.long()? as u64;
+        Ok(self.reference(class, id, nest, hops))
+    }
+
+    /// Pool entry `id` of `class`, as the panel shows a reference to it (`hops` references
+    /// followed to get here).
+    pub(crate) fn reference(&self, class: usize, id: u64, nest: usize, hops: usize) -> Value {
         let name = &self.chunk.md.classes[class].name;
         if hops >= MAX_HOPS {
-            return Ok(Value::Str(format!("{} #{id}", short(name))));
+            return Value::Str(format!("{} #{id}", short(name)));
         }
-        Ok(match self.chunk.pool_reader(class, id) {
+        match self.chunk.pool_reader(class, id) {
             // A constant with one field (Symbol, ThreadState, FrameType…) reads as that field.
             Some(mut pr) => match self.value(&mut pr, class, nest + 1, hops + 1) {
                 Ok(Value::Object(mut fs)) if fs.len() == 1 => fs.pop().map(|(_, v)| v).unwrap_or(Value::Null),
@@ -92,10 +102,10 @@ impl<'c, 'a> Shown<'c, 'a> {
             },
             None if id == 0 => Value::Null,
             None => Value::Str(format!("{} #{id} (not in the chunk)", short(name))),
-        })
+        }
     }
 
-    fn unit(&self, unit: FieldUnit, v: Value) -> Value {
+    pub(crate) fn unit(&self, unit: FieldUnit, v: Value) -> Value {
         let Value::Int(n) = v else { return v };
         let span = |nanos: Option<i64>| match n {
             i64::MIN => Value::Str("N/A".into()),
@@ -107,7 +117,7 @@ impl<'c, 'a> Shown<'c, 'a> {
             None => Value::Int(n),
         };
         match unit {
-            FieldUnit::Plain => Value::Int(n),
+            FieldUnit::Plain | FieldUnit::Bytes | FieldUnit::Bits | FieldUnit::Percentage | FieldUnit::Hertz => Value::Int(n),
             FieldUnit::Address => Value::Str(format!("0x{:X}", n as u64)),
             FieldUnit::TimestampTicks => at(Some(self.ticks.nanos(n))),
             FieldUnit::TimestampMillis => at(n.checked_mul(1_000_000)),
@@ -132,7 +142,19 @@ fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// The well-known pool types in short; any other value as it is.
+/// The pool types shown in short: one text instead of their fields.
+pub(crate) const COMPACT: [&str; 8] = [
+    "java.lang.Class",
+    "jdk.types.Package",
+    "java.lang.ThreadGroup",
+    "jdk.types.Module",
+    "jdk.types.ClassLoader",
+    "java.lang.Thread",
+    "jdk.types.Method",
+    "jdk.types.StackFrame",
+];
+
+/// The well-known pool types in short ([`COMPACT`]); any other value as it is.
 fn compact(class: &str, mut fs: Vec<(String, Value)>) -> Value {
     let shown = match class {
         "java.lang.Class" => text(&take(&mut fs, "name")).map(|n| n.replace('/', ".")),

@@ -22,6 +22,7 @@ mod plan;
 pub mod reader;
 mod resolve;
 mod sink;
+pub mod table;
 mod ticks;
 pub mod value;
 
@@ -34,6 +35,7 @@ pub use chunk::Chunk;
 pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE, STACK_LOST};
 pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
+pub use table::{type_table, Column, ColumnData, ColumnKind, TypeTable, Unit};
 pub use value::Value;
 
 use rustc_hash::FxHashMap;

@@ -75,8 +75,9 @@ pub struct FieldDesc {
     pub unit: FieldUnit,
 }
 
-/// What a field's number means, from its `jdk.jfr.Timestamp`, `jdk.jfr.Timespan` or
-/// `jdk.jfr.MemoryAddress` annotation.
+/// What a field's number means, from its `jdk.jfr.Timestamp`, `jdk.jfr.Timespan`,
+/// `jdk.jfr.MemoryAddress`, `jdk.jfr.DataAmount`, `jdk.jfr.Percentage` or `jdk.jfr.Frequency`
+/// annotation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FieldUnit {
     /// A plain number (or not a number).
@@ -100,6 +101,14 @@ pub enum FieldUnit {
     SpanSeconds,
     /// A memory address.
     Address,
+    /// An amount of memory in bytes (`jdk.jfr.DataAmount`, the default unit).
+    Bytes,
+    /// An amount of data in bits (`jdk.jfr.DataAmount("BITS")`).
+    Bits,
+    /// A fraction, 1 being 100 % (`jdk.jfr.Percentage`).
+    Percentage,
+    /// Events per second (`jdk.jfr.Frequency`).
+    Hertz,
 }
 
 impl FieldUnit {
@@ -114,6 +123,10 @@ impl FieldUnit {
             ("jdk.jfr.Timespan", Some("SECONDS")) => FieldUnit::SpanSeconds,
             ("jdk.jfr.Timespan", _) => FieldUnit::SpanNanos,
             ("jdk.jfr.MemoryAddress", _) => FieldUnit::Address,
+            ("jdk.jfr.DataAmount", Some("BITS")) => FieldUnit::Bits,
+            ("jdk.jfr.DataAmount", _) => FieldUnit::Bytes,
+            ("jdk.jfr.Percentage", _) => FieldUnit::Percentage,
+            ("jdk.jfr.Frequency", _) => FieldUnit::Hertz,
             _ => FieldUnit::Plain,
         }
     }

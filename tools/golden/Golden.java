@@ -12,6 +12,15 @@
  *                                   events (the sum of `samples` for profiler.WallClockSample)
  *   NAME.jfr.threads.tsv            samples per Java thread name of jdk.ExecutionSample
  *   NAME.jfr.TYPE.threads.tsv       the same for the other execution-sample types
+ *   NAME.jfr.fields.tsv             per type and top-level field, for the type tables:
+ *                                   type<TAB>field<TAB>sum<TAB>VALUE   the sum of an integer
+ *                                     field (not a time or a span), as a long that wraps
+ *                                   type<TAB>field<TAB>fsum<TAB>VALUE  the sum of a float field
+ *                                   type<TAB>field<TAB>true<TAB>N      true values of a boolean
+ *                                   type<TAB>field<TAB>threads<TAB>A|B the distinct thread names
+ *                                     (Java name, else OS name) of a thread field, sorted, each
+ *                                     with \ \n \r \t | written \\ \n \r \t \p
+ *                                   sorted by type, then field
  * If RecordingFile throws, nothing but a notice is written for that file.
  */
 import java.io.*;
@@ -50,6 +59,7 @@ public class Golden {
         TreeMap<String, TreeMap<String, Long>> stacks = new TreeMap<>();
         TreeMap<String, TreeMap<String, Long>> threads = new TreeMap<>();
         Set<String> stackTypes = new HashSet<>();
+        TreeMap<String, Object> fields = new TreeMap<>();
         try (RecordingFile rf = new RecordingFile(jfr)) {
             // A type is known by its name: when one chunk declares it with a stack trace and
             // another without (async-profiler's jfrsync), the stackless events count under the
@@ -62,6 +72,7 @@ public class Golden {
                 RecordedEvent e = rf.readEvent();
                 String type = e.getEventType().getName();
                 counts.merge(type, 1L, Long::sum);
+                addFields(e, type, fields);
                 boolean hasStack = withStack.contains(type);
                 long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
                 if (hasStack) {
@@ -85,6 +96,12 @@ public class Golden {
                 }
             }
         }
+        StringBuilder fs = new StringBuilder();
+        fields.forEach((k, v) -> {
+            String value = v instanceof TreeSet<?> set ? String.join("|", ((TreeSet<String>) set).stream().map(Golden::escape).toList()) : String.valueOf(v);
+            fs.append(k).append('\t').append(value).append('\n');
+        });
+        Files.writeString(out.resolve(name + ".fields.tsv"), fs);
         StringBuilder c = new StringBuilder();
         counts.forEach((k, v) -> c.append(k).append('\t').append(v).append('\n'));
         Files.writeString(out.resolve(name + ".rf-counts.tsv"), c);
@@ -101,5 +118,40 @@ public class Golden {
             String file = t.getKey().equals("jdk.ExecutionSample") ? name + ".threads.tsv" : name + "." + t.getKey() + ".threads.tsv";
             Files.writeString(out.resolve(file), b);
         }
+    }
+
+    /** Fold the top-level fields of one event into `fields` (see the header). */
+    @SuppressWarnings("unchecked")
+    static void addFields(RecordedEvent e, String type, TreeMap<String, Object> fields) {
+        for (jdk.jfr.ValueDescriptor vd : e.getFields()) {
+            String f = vd.getName();
+            if (vd.getAnnotation(jdk.jfr.Timestamp.class) != null || vd.getAnnotation(jdk.jfr.Timespan.class) != null || vd.isArray()) continue;
+            switch (vd.getTypeName()) {
+                case "long", "int", "short", "byte" -> {
+                    Object v = e.getValue(f);
+                    if (v instanceof Number n) fields.merge(type + "\t" + f + "\tsum", n.longValue(), (a, b) -> (Long) a + (Long) b);
+                }
+                case "float", "double" -> {
+                    Object v = e.getValue(f);
+                    if (v instanceof Number n) fields.merge(type + "\t" + f + "\tfsum", n.doubleValue(), (a, b) -> (Double) a + (Double) b);
+                }
+                case "boolean" -> {
+                    Object v = e.getValue(f);
+                    if (v instanceof Boolean b) fields.merge(type + "\t" + f + "\ttrue", b ? 1L : 0L, (a, c) -> (Long) a + (Long) c);
+                }
+                case "java.lang.Thread" -> {
+                    RecordedThread t = e.getThread(f);
+                    if (t != null) {
+                        String n = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+                        ((TreeSet<String>) fields.computeIfAbsent(type + "\t" + f + "\tthreads", k -> new TreeSet<String>())).add(n == null ? "" : n);
+                    }
+                }
+                default -> {}
+            }
+        }
+    }
+
+    static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("|", "\\p");
     }
 }
