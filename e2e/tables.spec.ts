@@ -6,6 +6,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { parseMs, root, settled, shot } from './helpers';
@@ -82,4 +84,45 @@ test('the GC events open as a table from the Recording panel; a row shows its ev
   expect(saved).toEqual([...saved].sort((a, b) => a - b));
   saved.forEach((ms, k) => expect(Math.abs(ms - parseMs(rows[k]['Duration']))).toBeLessThan(0.06));
   await settled(page);
+});
+
+/** The JDK's execution samples' root frames, heaviest first (fixtures/expected, collapsed). */
+function jdkRootFrames(): string[] {
+  const lines = gunzipSync(readFileSync(resolve(root, 'fixtures/expected', `${FILE}.jdk.ExecutionSample.collapsed.gz`))).toString('utf8').trim().split('\n');
+  const byRoot = new Map<string, number>();
+  for (const l of lines) {
+    const k = l.lastIndexOf(' ');
+    const rootFrame = l.slice(0, k).split(';')[0];
+    byRoot.set(rootFrame, (byRoot.get(rootFrame) ?? 0) + Number(l.slice(k + 1)));
+  }
+  return [...byRoot].sort((a, b) => b[1] - a[1]).map(([f]) => f);
+}
+
+test('the flame graph saves as SVG and PNG, the timeline as PNG', async ({ page }) => {
+  await open(page);
+  const save = async (item: string) => {
+    await page.getByLabel('Save a picture').click();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Pictures' }).getByRole('button', { name: item }).click()]);
+    return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
+  };
+  const svg = await save('Flame graph (SVG)');
+  expect(svg.name).toBe('jdk17-profile.jdk.ExecutionSample.flame.svg');
+  const text = svg.bytes.toString('utf8');
+  expect(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+  // The root of all, with the samples the status line counts, and the heaviest root frame the JDK reads.
+  const selected = /^([\d,]+) of/.exec(await page.getByRole('status').innerText())![1];
+  expect(text).toContain(`<title>all · ${selected} samples · ${selected} samples (100.0%)</title>`);
+  expect(text).toContain(`<title>${jdkRootFrames()[0]} · `);
+  const png = await save('Flame graph (PNG)');
+  expect(png.name).toBe('jdk17-profile.jdk.ExecutionSample.flame.png');
+  expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  const tl = await save('Timeline (PNG)');
+  expect(tl.name).toBe('jdk17-profile.jdk.ExecutionSample.timeline.png');
+  expect(tl.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  // As wide as the timeline on screen (in device pixels).
+  const box = (await page.getByRole('region', { name: /^Timeline/ }).boundingBox())!;
+  expect(Math.abs(tl.bytes.readUInt32BE(16) - box.width)).toBeLessThanOrEqual(2);
+  await writeFile(resolve(root, 'e2e/artifacts/tables-flame.svg'), svg.bytes);
+  await writeFile(resolve(root, 'e2e/artifacts/tables-flame.png'), png.bytes);
+  await writeFile(resolve(root, 'e2e/artifacts/tables-timeline.png'), tl.bytes);
 });

@@ -264,7 +264,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
             Clock time (UTC)
           </label>
-          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} />
+          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} tree={d.tree} title={`${loaded.name} · ${type?.name ?? ''}${deferred.inverted ? ' (inverted)' : ''}${deferred.range ? ` · ${formatRange(deferred.range, null)} s` : ''}`} />
           {state.baseline && (
             <button type="button" onClick={() => set({ baseline: null })}>
               Clear baseline
