@@ -4,13 +4,15 @@
  * drawing a time window touches only the events inside it.
  */
 import type { ThreadIndex } from './event-index';
+import { eventWeight, type WeightMode } from './kinds';
+import type { Cumulative } from './running-counts';
 import type { Profile } from '../columns/profile';
 
 export interface Lane {
   /** Thread rows drawn in this lane (several when grouped). */
   threads: number[];
   label: string;
-  /** Events of the selected type in the lane. */
+  /** Events of the selected type in the lane, weighed as the flame graph weighs them (threadCounts). */
   count: number;
   /** Of those, matching the filters. */
   matching: number;
@@ -23,8 +25,39 @@ export function groupKey(name: string): string {
 
 /** Per thread row: events of the selected type, and how many of them match the filters. */
 export interface ThreadCounts {
-  count: Int32Array;
-  matching: Int32Array;
+  count: ArrayLike<number>;
+  matching: ArrayLike<number>;
+}
+
+/**
+ * Per thread row, its events of the selected type and those the filters keep, counted as the
+ * flame graph counts them: samples where events carry a sample count (async-profiler's wall
+ * clock batches several samples into one event, `samples` = 3 counts 3), events otherwise.
+ * Bytes and durations are not counts: those types count events. `byThread[t]` is thread t's
+ * time-sorted list with its running count of matches.
+ */
+export function threadCounts(profile: Profile, byThread: readonly Cumulative[], mode: WeightMode): { count: Float64Array; matching: Float64Array } {
+  const n = byThread.length;
+  const count = new Float64Array(n);
+  const matching = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    const { list, match } = byThread[t];
+    if (mode !== 'samples') {
+      count[t] = list.length;
+      matching[t] = match[list.length];
+      continue;
+    }
+    let all = 0;
+    let kept = 0;
+    for (let k = 0; k < list.length; k++) {
+      const w = eventWeight(profile, list[k], mode);
+      all += w;
+      if (match[k + 1] !== match[k]) kept += w;
+    }
+    count[t] = all;
+    matching[t] = kept;
+  }
+  return { count, matching };
 }
 
 export interface LaneOptions {

@@ -16,7 +16,7 @@ import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
-import { buildLanes, type Lane, type ThreadCounts } from '../profile-logic/lanes';
+import { buildLanes, threadCounts, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
@@ -141,13 +141,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   // Each thread's matching waits as one track (for threads waiting and wait time over time).
   const tracks = useMemo(() => (interval ? matchTracks(profile, cums.byThread) : null), [profile, cums, interval]);
   const activityWeight: ActivityWeight = s.activity === 'auto' ? (interval ? 'threads' : 'count') : tracks ? s.activity : 'count';
-  const counts = useMemo<ThreadCounts>(
-    () => ({
-      count: Int32Array.from(lists.byThread, (l) => l.length),
-      matching: Int32Array.from(cums.byThread, (c) => c.match[c.list.length]),
-    }),
-    [lists, cums],
-  );
+  // Lane labels count as the flame graph weighs: samples of batched wall-clock events.
+  const counts = useMemo<ThreadCounts>(() => threadCounts(profile, cums.byThread, weightMode), [profile, cums, weightMode]);
   // Spikes of the selected events over the whole recording, on the activity's weight.
   const spikes = useMemo(
     () => activitySpikes(profile, cums.parts, tracks, filtered.threads, activityWeight),
@@ -318,8 +313,8 @@ export function useSubjects(profile: Profile, s: ViewState, d: Derived, enabled:
 export function useThreadTimes(profile: Profile, s: ViewState, d: Derived, enabled: boolean): ThreadTime[] | null {
   const [from, to] = s.range ?? [0, profile.info.durationMs];
   return useMemo(
-    () => (enabled ? threadTimes(profile, d.waits, d.cums.byThread, d.filtered.threads, from, to) : null),
-    [profile, d.waits, d.cums, d.filtered, from, to, enabled],
+    () => (enabled ? threadTimes(profile, d.waits, d.cums.byThread, d.filtered.threads, from, to, d.weightMode) : null),
+    [profile, d.waits, d.cums, d.filtered, from, to, enabled, d.weightMode],
   );
 }
 
