@@ -73,7 +73,7 @@ export async function selectedRange(page: Page): Promise<[number, number]> {
 }
 
 /** RGB pixels of a PNG (8-bit RGB or RGBA, not interlaced), as Playwright's screenshots are. */
-function decodePng(png: Buffer): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+export function decodePng(png: Buffer): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
   let pos = 8;
   let width = 0;
   let height = 0;

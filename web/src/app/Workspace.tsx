@@ -25,7 +25,9 @@ import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tables';
 import { ThreadsMenu } from '../components/ThreadsMenu';
+import { SplitHandle, useSplitShare } from '../components/Split';
 import { Timeline } from '../components/Timeline';
+import { HEAD_H, LANE_H } from '../components/timeline/geometry';
 import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
 import { useThemeName } from '../components/useTheme';
 import { useViewIntents } from './intents';
@@ -87,6 +89,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         ? `The page does not decode ${tableInfo.name} events into rows: their fields are not shown here yet.`
         : null;
   const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
+  const [split, setSplit] = useSplitShare();
   const [heatCols, setHeatCols] = useState(0);
   const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
@@ -219,7 +222,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         })}
       </section>
       <div className="statusbar">
-        <div role="status" className={`status${stale ? ' stale' : ''}`} aria-live="polite" aria-busy={stale}>
+        <div role="status" className={`status${stale ? ' stale' : ''}`} aria-live="polite" aria-busy={stale} title={status}>
           {status}
         </div>
         <div className="tools" aria-label="Timeline tools">
@@ -330,8 +333,10 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         onViewport={(viewport) => set({ viewport })}
         onHideThreads={(threads) => dispatch({ type: 'hideThreads', threads })}
         onStepSpike={goSpike}
+        share={split}
       />
-      <div className="lower">
+      <SplitHandle share={split} onShare={setSplit} minTop={HEAD_H + 2 * LANE_H} minBottom={120} step={LANE_H} />
+      <div className="lower" style={{ flexGrow: 1 - split }}>
         <div className="views">
           <nav aria-label="Views">
             <div role="tablist" aria-label="Views" className="tabs">

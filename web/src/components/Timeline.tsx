@@ -51,6 +51,8 @@ interface Props {
   onHideThreads: (names: string[]) => void;
   /** Select the next (1) or previous (-1) spike. */
   onStepSpike: (dir: 1 | -1) => void;
+  /** The timeline's share of the height it splits with the views (Split.tsx); its lanes fill what the head leaves. */
+  share: number;
 }
 
 interface Hover {
@@ -66,7 +68,7 @@ interface Drag {
   vp0: [number, number];
 }
 
-export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, onStepSpike }: Props) {
+export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, onStepSpike, share }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLCanvasElement>(null);
   const body = useRef<HTMLCanvasElement>(null);
@@ -396,6 +398,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       onKeyDown={onKey}
       aria-label="Timeline: + and − zoom, arrows pan, 0 shows everything, Enter selects the visible window, ] and [ select the next or previous spike, Escape clears the selection"
       role="region"
+      style={{ flex: `${share} 1 0px` }}
     >
       <canvas
         ref={head}
@@ -408,7 +411,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         onPointerUp={(ev) => onUp(ev, false)}
         onPointerLeave={onLeave}
       />
-      <div className="lanes" ref={scroller} onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)}>
+      {/* A tab stop of its own: it scrolls, and the timeline's keys work from it too. */}
+      <div className="lanes" ref={scroller} tabIndex={0} role="group" aria-label="Lanes: ↑ ↓ choose one, ← → step along it" onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)}>
         <div style={{ height: Math.max(derived.lanes.length * LANE_H, viewH) }}>
           <canvas
             ref={body}
