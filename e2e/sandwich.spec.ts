@@ -110,3 +110,72 @@ test('the sandwich of skipBytes, opened from the flame graph by keyboard only', 
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, 'sandwich-3-view-1280');
 });
+
+/** The example's CPU samples as the JDK reads them: time (ms since the recording's start), thread, stack root first. */
+function jdkSamples(): { t: number; thread: string; path: string[] }[] {
+  const start = readFileSync(resolve(root, 'fixtures/example.jfr')).readBigInt64BE(32);
+  return gunzipSync(readFileSync(resolve(root, 'fixtures/expected/example.jfr.samples.tsv.gz')))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .map(([ns, thread, stack]) => ({ t: Number(BigInt(ns) - start) / 1e6, thread, path: stack.split(';') }));
+}
+
+/** Row geometry of the stack chart's canvas (components/StackChart.tsx): axis, the first thread's header, rows. */
+const AXIS_H = 20;
+const HEADER_H = 20;
+const ROW_H = 16;
+
+test('the stack chart of a search worker shows, moment by moment, the frames of its samples', async ({ page }) => {
+  const WORKER = 'search-worker-3';
+  const mine = jdkSamples()
+    .filter((s) => s.thread === WORKER)
+    .sort((a, b) => a.t - b.t);
+  expect(mine.length).toBeGreaterThan(40);
+  // A sample with a deep stack and at least 10 ms before the thread's next one, from the middle of the recording.
+  const candidates = mine.filter((s, k) => s.path.length >= 7 && k + 1 < mine.length && mine[k + 1].t - s.t >= 10);
+  const sample = candidates[candidates.length >> 1];
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByRole('tab', { name: 'Stack chart' }).click();
+  await page.getByLabel('Stack chart thread').selectOption(WORKER);
+  expect(new URL(page.url()).searchParams.getAll('pin')).toEqual([WORKER]);
+  // 30 ms before the sample to 50 ms after it.
+  const [a, b] = [sample.t - 30, sample.t + 50];
+  await page.getByLabel('Selected range').fill(`${(a / 1000).toFixed(4)}-${(b / 1000).toFixed(4)}`);
+  await page.getByLabel('Selected range').press('Enter');
+  await settled(page);
+  const chart = page.getByRole('img', { name: new RegExp(`^Stack chart of ${WORKER} `) });
+  await expect(chart).toBeVisible();
+  const box = (await chart.boundingBox())!;
+  // 1 ms into the sample, each depth of its stack names its frame there.
+  const at = sample.t + 1;
+  const x = box.x + ((at - a) / (b - a)) * box.width;
+  const tip = page.locator('.stack-tip');
+  for (let d = 0; d <= sample.path.length; d++) {
+    await page.mouse.move(x, box.y + AXIS_H + HEADER_H + d * ROW_H + ROW_H / 2);
+    if (d === sample.path.length) {
+      // Below the sample's leaf: nothing.
+      await expect(tip).toHaveCount(0);
+      break;
+    }
+    await expect(tip).toBeVisible();
+    await expect(tip.locator('div').first()).toHaveText(sample.path[d]);
+    const m = /^([\d.]+) s – ([\d.]+) s/.exec((await tip.locator('div').nth(1).textContent()) ?? '');
+    expect(m, 'the box names its time span').not.toBeNull();
+    expect(Number(m![1]) * 1000).toBeLessThanOrEqual(at + 0.1);
+    expect(Number(m![2]) * 1000).toBeGreaterThanOrEqual(at - 0.1);
+  }
+  await page.mouse.move(x, box.y + AXIS_H + HEADER_H + 2 * ROW_H + ROW_H / 2);
+  await shot(page, 'stackchart-1-1600');
+  // A click chooses the frame's method (the flame graph's and the sandwich's).
+  await page.mouse.click(x, box.y + AXIS_H + HEADER_H + (sample.path.length - 1) * ROW_H + ROW_H / 2);
+  await expect.poll(() => new URL(page.url()).searchParams.get('method')).toBe(sample.path[sample.path.length - 1]);
+  // The whole recording of that thread, at 1280 × 800.
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, 'stackchart-2-1280');
+});

@@ -21,6 +21,8 @@
  *                                     (Java name, else OS name) of a thread field, sorted, each
  *                                     with \ \n \r \t | written \\ \n \r \t \p
  *                                   sorted by type, then field
+ *   NAME.jfr.samples.tsv.gz         each jdk.ExecutionSample in file order: start time (ns since
+ *                                   the epoch), thread's Java name, stack root first (as collapsed)
  * If RecordingFile throws, nothing but a notice is written for that file.
  */
 import java.io.*;
@@ -60,6 +62,7 @@ public class Golden {
         TreeMap<String, TreeMap<String, Long>> threads = new TreeMap<>();
         Set<String> stackTypes = new HashSet<>();
         TreeMap<String, Object> fields = new TreeMap<>();
+        StringBuilder samples = new StringBuilder();
         try (RecordingFile rf = new RecordingFile(jfr)) {
             // A type is known by its name: when one chunk declares it with a stack trace and
             // another without (async-profiler's jfrsync), the stackless events count under the
@@ -88,6 +91,12 @@ public class Golden {
                         }
                     }
                     stacks.computeIfAbsent(type, k -> new TreeMap<>()).merge(line.toString(), weight, Long::sum);
+                    if (type.equals("jdk.ExecutionSample")) {
+                        java.time.Instant at = e.getStartTime();
+                        RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+                        samples.append(at.getEpochSecond()).append(String.format("%09d", at.getNano())).append('\t')
+                            .append(t == null || t.getJavaName() == null ? "" : t.getJavaName()).append('\t').append(line).append('\n');
+                    }
                 }
                 if (SAMPLE_TYPES.contains(type)) {
                     RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
@@ -110,6 +119,11 @@ public class Golden {
             s.getValue().forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
             try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out.resolve(name + "." + s.getKey() + ".collapsed.gz")))) {
                 o.write(b.toString().getBytes("UTF-8"));
+            }
+        }
+        if (samples.length() > 0) {
+            try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out.resolve(name + ".samples.tsv.gz")))) {
+                o.write(samples.toString().getBytes("UTF-8"));
             }
         }
         for (Map.Entry<String, TreeMap<String, Long>> t : threads.entrySet()) {

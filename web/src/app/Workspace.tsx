@@ -10,8 +10,9 @@ import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kind
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { Segmented } from '../components/Tables';
-import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useOtherSide, useSandwich, useSubjects, useThreadTimes } from '../selectors/derive';
+import { useBurstDetail, useComparison, useDerived, useFindings, useHeatmap, useLocks, useOtherSide, useSandwich, useStackCharts, useSubjects, useThreadTimes } from '../selectors/derive';
 import { SandwichView } from '../components/Sandwich';
+import { StackChartView } from '../components/StackChart';
 import { HEAT_ROWS, HeatmapView } from '../components/Heatmap';
 import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
@@ -90,6 +91,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         : null;
   const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
   const [split, setSplit] = useSplitShare();
+  const stackCharts = useStackCharts(profile, deferred, d, selectedEvent, state.view === 'stack');
+  const laneThreads = useMemo(() => [...new Set(d.lanes.flatMap((l) => l.threads).map((t) => profile.strings[profile.threads.name[t]]))], [d.lanes, profile]);
   const [heatCols, setHeatCols] = useState(0);
   const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
@@ -146,6 +149,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const views: [ActiveView, string][] = [
     ['flame', 'Flame graph'],
     ['sandwich', 'Sandwich'],
+    ['stack', 'Stack chart'],
     ['methods', 'Top methods'],
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['threads', 'Thread time'],
@@ -387,6 +391,18 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 search={state.search}
                 onSelect={(name) => set({ selectedMethod: name })}
                 onSandwich={on.onSandwich}
+              />
+            )}
+            {!type?.deferred && state.view === 'stack' && stackCharts && (
+              <StackChartView
+                profile={profile}
+                charts={stackCharts}
+                selectedMethod={state.selectedMethod}
+                lanes={laneThreads}
+                pinned={state.pinnedThreads}
+                onPin={(pinnedThreads) => set({ pinnedThreads })}
+                onSelectMethod={(selectedMethod) => set({ selectedMethod })}
+                onSelectRange={(range) => set({ range })}
               />
             )}
             {!type?.deferred && state.view === 'sandwich' && (

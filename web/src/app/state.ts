@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'sandwich' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
+export type ActiveView = 'flame' | 'sandwich' | 'stack' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */

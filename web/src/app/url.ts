@@ -5,6 +5,7 @@
  *
  *   ?v=2&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&hide=a&hide=b&view=flame&fp=…&url=…
  *   ?v=2&…&view=sandwich&method=java.io.DataInputStream.skipBytes     (the sandwich of a method)
+ *   ?v=2&…&view=stack&pin=search-worker-3                              (the stack chart of pinned lanes)
  *
  * A `url` is a recording to open: `recordingSource` tells the page's own files (opened at once)
  * from another site's (named to the user, never fetched: the page's policy is connect-src 'self').
@@ -24,7 +25,7 @@ export interface UrlExtras {
   otherName?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'sandwich', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'sandwich', 'stack', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;

@@ -23,6 +23,7 @@ import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
+import { DEFAULT_INTERVAL_MS, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import { covered, waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
@@ -398,4 +399,56 @@ export function useSandwich(profile: Profile, s: ViewState, d: Derived, enabled:
 
 function emptyNode(name: string): CallNode {
   return { name, value: 0, self: 0, kind: 6 as CallNode['kind'], children: [] };
+}
+
+export interface ThreadStackChart {
+  thread: number;
+  name: string;
+  /** How long a sample stands for at most (ms): the thread's median gap between samples. */
+  interval: number;
+  chart: StackChart;
+}
+
+export interface StackCharts {
+  /** The time window drawn: the selected range, else the timeline's visible window. */
+  window: [number, number];
+  /** Why these threads: pinned lanes, the selected event's thread, or the busiest lane. */
+  chosenBy: 'pinned' | 'event' | 'lane' | 'none';
+  threads: ThreadStackChart[];
+}
+
+/**
+ * The stack charts of the chosen threads: the pinned lanes' threads, else the thread of the
+ * selected event, else the top lane's; the selected type's events the filters keep.
+ */
+export function useStackCharts(profile: Profile, s: ViewState, d: Derived, selectedEvent: number | null, enabled: boolean): StackCharts | null {
+  const pinKey = JSON.stringify(s.pinnedThreads);
+  const eventThread = selectedEvent !== null && selectedEvent < profile.events.length ? profile.events.thread[selectedEvent] : -1;
+  const chosen = useMemo((): { rows: number[]; by: StackCharts['chosenBy'] } => {
+    if (!enabled) return { rows: [], by: 'none' };
+    const pinned = JSON.parse(pinKey) as string[];
+    if (pinned.length > 0) {
+      const rows: number[] = [];
+      for (const name of pinned) {
+        for (let t = 0; t < profile.threads.length; t++) if (profile.strings[profile.threads.name[t]] === name && d.lists.byThread[t].length > 0) rows.push(t);
+      }
+      if (rows.length > 0) return { rows, by: 'pinned' };
+    }
+    if (eventThread >= 0 && d.lists.byThread[eventThread]?.length > 0) return { rows: [eventThread], by: 'event' };
+    const top = d.lanes.find((l) => l.matching > 0);
+    return top ? { rows: top.threads.filter((t) => d.lists.byThread[t].length > 0).slice(0, 8), by: 'lane' } : { rows: [], by: 'none' };
+  }, [enabled, pinKey, eventThread, profile, d.lists, d.lanes]);
+  const [from, to] = s.range ?? s.viewport ?? [0, Math.max(profile.info.durationMs, 1e-9)];
+  return useMemo(() => {
+    if (!enabled) return null;
+    const { start } = profile.events;
+    const intervals = chosen.rows.map((t) => samplingInterval(start, d.lists.byThread[t]));
+    const known = intervals.filter((x): x is number => x !== null).sort((a, b) => a - b);
+    const fallback = known.length ? known[known.length >> 1] : DEFAULT_INTERVAL_MS;
+    const threads = chosen.rows.map((t, k) => {
+      const interval = intervals[k] ?? fallback;
+      return { thread: t, name: profile.strings[profile.threads.name[t]], interval, chart: stackChart(profile, d.cums.byThread[t], from, to, interval) };
+    });
+    return { window: [from, to] as [number, number], chosenBy: chosen.by, threads };
+  }, [enabled, profile, chosen, d.lists, d.cums, from, to]);
 }

@@ -87,13 +87,20 @@ describe('URL state', () => {
   });
 });
 
-describe('the sandwich', () => {
+describe('the sandwich and the stack chart', () => {
   it('round-trips its view with the method it shows', () => {
     const sandwich: ViewState = { ...initialState, view: 'sandwich', selectedMethod: 'java.io.DataInputStream.skipBytes', range: [4000, 5000.5], stackFilter: 'NativeThreadSet' };
     const link = urlFromState(sandwich);
     expect(link).toContain('view=sandwich');
     expect(link).toContain('method=java.io.DataInputStream.skipBytes');
     expect(stateFromUrl(link)).toEqual({ state: sandwich, extras: {}, notices: [] });
+  });
+
+  it('round-trips the stack chart with the pinned threads it draws', () => {
+    const stack: ViewState = { ...initialState, view: 'stack', pinnedThreads: ['search-worker-3', 'index merger; #2'], viewport: [100, 900], selectedMethod: 'a$b.c' };
+    expect(stateFromUrl(urlFromState(stack))).toEqual({ state: stack, extras: {}, notices: [] });
+    // A link of version 1 with the new views reads them too (they are additions, nothing to upgrade).
+    expect(stateFromUrl('?v=1&view=stack&pin=w').state).toMatchObject({ view: 'stack', pinnedThreads: ['w'] });
   });
 });
 
