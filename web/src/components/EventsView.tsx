@@ -38,11 +38,12 @@ interface Props {
 
 const ROW_H = 24;
 
-function widthOf(c: TableColumn): string {
-  if (c.key === 'stackTrace') return 'minmax(240px, 3fr)';
-  if (c.unit === 'text') return 'minmax(140px, 1.4fr)';
-  if (c.unit === 'time') return '110px';
-  return 'minmax(90px, 0.6fr)';
+/** Fixed widths (px), the same in every row, so the virtualised rows line up with the header. */
+function widthOf(c: TableColumn): number {
+  if (c.key === 'stackTrace') return 520;
+  if (c.unit === 'text') return 220;
+  if (c.unit === 'time') return 110;
+  return 120;
 }
 
 export function EventsView({ profile, typeIndex, rows, kept, note, clock, range, viewport, selectedEvent, fileName, onType, onSelectEvent, toParquet }: Props) {
@@ -70,7 +71,8 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
         .sort((a, b) => (a.t.name < b.t.name ? -1 : 1)),
     [profile],
   );
-  const template = columns.map(widthOf).join(' ');
+  const template = columns.map((c) => `${widthOf(c)}px`).join(' ');
+  const rowWidth = columns.reduce((w, c) => w + widthOf(c), 0);
   const total = type?.count ?? 0;
   const name = type?.name ?? 'events';
 
@@ -161,7 +163,7 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
       {rows && shown && (
         <div className="vtable" ref={scroller} role="table" aria-label={`Events of ${name}`} aria-rowcount={shown.length + 1}>
           <div role="rowgroup" className="vhead">
-            <div role="row" className="vrow" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+            <div role="row" className="vrow" aria-rowindex={1} style={{ gridTemplateColumns: template, width: rowWidth }}>
               {columns.map((c) => {
                 const active = sort?.key === c.key;
                 const u = unitSuffix(c.unit);
@@ -182,7 +184,7 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
               })}
             </div>
           </div>
-          <div role="rowgroup" className="vbody" style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          <div role="rowgroup" className="vbody" style={{ height: virtual.getTotalSize(), width: rowWidth, position: 'relative' }}>
             {virtual.getVirtualItems().map((v) => {
               const r = shown[v.index];
               const ev = rows.event[r];
@@ -194,7 +196,7 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                   aria-rowindex={v.index + 2}
                   aria-selected={selected}
                   className={`vrow${selected ? ' selected' : ''}`}
-                  style={{ gridTemplateColumns: template, transform: `translateY(${v.start}px)`, height: ROW_H }}
+                  style={{ gridTemplateColumns: template, width: rowWidth, transform: `translateY(${v.start}px)`, height: ROW_H }}
                   title={ev >= 0 ? 'Show on the timeline' : 'The timeline does not hold this type’s events'}
                   onClick={() => choose(r)}
                 >

@@ -72,8 +72,9 @@ export function LineChart({ series, unit, label, duration, viewport, range, cloc
     g.fillRect(labelW - 1, 0, 1, H);
     g.font = '11px system-ui, sans-serif';
     g.fillStyle = palette.muted;
-    g.fillText(valueText(unit, hi), 8, 16);
-    g.fillText(valueText(unit, lo), 8, H - 8);
+    const right = (t: string, y: number) => g.fillText(t, labelW - 8 - g.measureText(t).width, y);
+    right(valueText(unit, hi), 14);
+    right(valueText(unit, lo), H - 6);
     g.save();
     g.beginPath();
     g.rect(labelW, 0, plotW, H);
@@ -92,14 +93,21 @@ export function LineChart({ series, unit, label, duration, viewport, range, cloc
     });
     g.restore();
     g.fillStyle = palette.text;
-    g.fillText(visibleName(label), 8, 32);
-    series.forEach((s, k) => {
+    g.fillText(visibleName(label), 8, 14);
+    // A key per line, as many as fit; the rest counted.
+    const room = Math.max(0, Math.floor((H - 40) / 14));
+    const keyed = series.length > room ? room - 1 : series.length;
+    series.slice(0, keyed).forEach((s, k) => {
       if (!s.name) return;
       g.fillStyle = LINE_COLORS[k % LINE_COLORS.length];
-      g.fillRect(8, 40 + 14 * k, 8, 8);
+      g.fillRect(8, 22 + 14 * k, 8, 8);
       g.fillStyle = palette.text;
-      g.fillText(visibleName(s.name), 20, 48 + 14 * k);
+      g.fillText(visibleName(s.name).slice(0, 40), 20, 30 + 14 * k);
     });
+    if (keyed < series.length) {
+      g.fillStyle = palette.muted;
+      g.fillText(`+ ${series.length - keyed} more lines`, 8, 30 + 14 * keyed);
+    }
   }, [series, width, labelW, palette, vp, range, lo, hi, unit, label]);
   const summary = `Line of ${label} over time from ${formatTime(vp[0], clock)} to ${formatTime(vp[1], clock)}: ${points} points${series.length > 1 ? ` in ${series.length} lines (${series.map((s) => s.name).join(', ')})` : ''}, from ${valueText(unit, lo)} to ${valueText(unit, hi)}`;
   return (
