@@ -198,7 +198,13 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                   className={`vrow${selected ? ' selected' : ''}`}
                   style={{ gridTemplateColumns: template, width: rowWidth, transform: `translateY(${v.start}px)`, height: ROW_H }}
                   title={ev >= 0 ? 'Show on the timeline' : 'The timeline does not hold this type’s events'}
+                  tabIndex={0}
                   onClick={() => choose(r)}
+                  onKeyDown={(ev) => {
+                    if (ev.key !== 'Enter' && ev.key !== ' ') return;
+                    ev.preventDefault();
+                    choose(r);
+                  }}
                 >
                   {columns.map((c) => (
                     <div key={c.key} role="cell" className={c.num ? 'num' : 'name'}>

@@ -10,7 +10,7 @@
  * Rows keep a link to the page's event (`event`, -1 when the page holds no row for it, as for
  * types the page never decodes: CPU load, flags…), so a row can be selected on the timeline.
  */
-import { Table, Utf8, makeData, makeVector, type Vector } from 'apache-arrow';
+import { DataType, Table, Utf8, makeData, makeVector, type Vector } from 'apache-arrow';
 import { STACK_LOST, type IndexIntoEventTypes, type IndexIntoEvents, type Profile } from '../columns/profile';
 import { eventsOfType, sortByStart, type ThreadIndex } from './event-index';
 import { passes, type EventTest } from './filters';
@@ -47,6 +47,8 @@ export interface EventRows {
   end: Float64Array;
   /** Per row: the page's thread row, or -1 (none, or unknown to the page). */
   thread: Int32Array;
+  /** The rows in time order, when they are not in it already (null: they are). */
+  order: Int32Array | null;
 }
 
 const numeric = (u: Unit) => u !== 'text';
@@ -165,7 +167,7 @@ export function pageRows(profile: Profile, index: ThreadIndex, type: IndexIntoEv
     columns.push({ key: 'stackTop', label: 'Top frame', unit: 'text', num: null, text: (r) => stackTop(profile, e.stack[events[r]]) });
     columns.push({ key: 'stackTrace', label: 'Stack (leaf first)', unit: 'text', num: null, text: (r) => stackSummary(profile, e.stack[events[r]]) });
   }
-  return { type: t?.name ?? '', length: n, columns, event: events, start, end, thread };
+  return { type: t?.name ?? '', length: n, columns, event: events, start, end, thread, order: null };
 }
 
 export interface RowFilter {
@@ -179,11 +181,12 @@ export interface RowFilter {
   test: EventTest | null;
 }
 
-/** The rows the filters keep, in row order. */
+/** The rows the filters keep, in time order. */
 export function tableRows(rows: EventRows, f: RowFilter): Int32Array {
   const out = new Int32Array(rows.length);
   let n = 0;
-  for (let r = 0; r < rows.length; r++) {
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows.order ? rows.order[k] : k;
     if (f.range && (rows.start[r] > f.range[1] || rows.end[r] < f.range[0])) continue;
     const t = rows.thread[r];
     if (f.threads && (t >= 0 ? !f.threads[t] : f.threadFiltered)) continue;
@@ -324,4 +327,110 @@ export function lineSeries(rows: EventRows, rowSet: Int32Array, col: TableColumn
 export function eventOfRow(rows: EventRows, row: number): IndexIntoEvents | null {
   const i = rows.event[row];
   return i >= 0 ? i : null;
+}
+
+/** The numbers of an Arrow column (NaN where null); bigints (int64) as the nearest double. */
+function numbersOf(v: Vector): Float64Array {
+  const n = v.length;
+  const out = new Float64Array(n);
+  const raw = v.toArray() as ArrayLike<number | bigint | boolean | null>;
+  const plain = raw instanceof Float64Array || raw instanceof Float32Array || raw instanceof Int32Array || raw instanceof Uint32Array;
+  for (let i = 0; i < n; i++) {
+    const x = plain ? (raw[i] as number) : raw[i];
+    out[i] = x === null || x === undefined ? NaN : Number(x);
+  }
+  if (v.nullCount > 0) for (let i = 0; i < n; i++) if (!v.isValid(i)) out[i] = NaN;
+  return out;
+}
+
+const isInt = (t: DataType) => DataType.isInt(t);
+const isNum = (t: DataType) => DataType.isInt(t) || DataType.isFloat(t) || DataType.isDecimal(t) || DataType.isBool(t);
+
+/** Labels of the units docs/columns.md's type tables carry (column metadata `unit`). */
+const UNIT_OF: Record<string, Unit> = { 'epoch-ns': 'time', ns: 'ms', ms: 'ms', address: 'hex', bytes: 'bytes', percentage: 'fraction' };
+
+/**
+ * Every field of a type (an Arrow table as docs/columns.md's "Type tables" describes it: a column
+ * per leaf field, `offset` the event's byte offset as the events table's, `unit` in each
+ * column's metadata) as table rows, joined to the page's events by offset.
+ *
+ * Times: a timestamp column (unit `epoch-ns`) is ms since the recording's start when it is
+ * floating point (as the page's bridge hands it over), ns since the epoch when it is an
+ * integer; a timespan (`ns`) is ms when floating point, ns when an integer.
+ */
+export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTypes): EventRows {
+  const n = table.numRows;
+  const t = profile.eventTypes[type];
+  const originNs = BigInt(Math.round(profile.info.startMs * 1e6));
+  // The page's events of the type by offset.
+  const byOffset = new Map<number, number>();
+  const e = profile.events;
+  for (let i = 0; i < e.length; i++) if (e.type[i] === type) byOffset.set(e.offset[i], i);
+  const fields = table.schema.fields;
+  const vec = (name: string) => {
+    const k = fields.findIndex((f) => f.name === name);
+    return k >= 0 ? table.getChildAt(k) : null;
+  };
+  const offsets = vec('offset');
+  const event = new Int32Array(n).fill(-1);
+  if (offsets) {
+    const o = numbersOf(offsets);
+    for (let r = 0; r < n; r++) event[r] = byOffset.get(o[r]) ?? -1;
+  }
+  const msOf = (f: (typeof fields)[number], v: Vector, since: boolean): Float64Array => {
+    if (!isInt(f.type)) return numbersOf(v);
+    const out = new Float64Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = v.get(i) as bigint | number | null;
+      if (x === null) out[i] = NaN;
+      else out[i] = since ? Number(BigInt(x) - originNs) / 1e6 : Number(x) / 1e6;
+    }
+    return out;
+  };
+  const columns: TableColumn[] = [];
+  let start: Float64Array | null = null;
+  let duration: Float64Array | null = null;
+  let threadText: ((r: number) => string) | null = null;
+  fields.forEach((f, k) => {
+    const v = table.getChildAt(k)!;
+    const unitName = f.metadata.get('unit') ?? '';
+    if (f.name === 'offset' || f.name === 'stackTrace') return;
+    if (isNum(f.type)) {
+      let unit: Unit = UNIT_OF[unitName] ?? (DataType.isBool(f.type) ? 'count' : 'number');
+      let values: Float64Array;
+      if (unit === 'time') values = msOf(f, v, true);
+      else if (unit === 'ms') values = msOf(f, v, false);
+      else values = numbersOf(v);
+      if (unitName === 'hz' || unitName === 'bits') unit = 'number';
+      const label = unitName === 'hz' ? `${f.name} (Hz)` : unitName === 'bits' ? `${f.name} (bits)` : f.name;
+      if (f.name === 'startTime') start = values;
+      if (f.name === 'duration') duration = values;
+      columns.push({ key: f.name, label, unit, num: (r) => values[r], text: (r) => (Number.isNaN(values[r]) ? '' : String(values[r])) });
+    } else {
+      const text = (r: number) => {
+        const x = v.get(r);
+        return x === null || x === undefined ? '' : String(x);
+      };
+      if (f.name === 'eventThread' || (f.name === 'sampledThread' && !threadText)) threadText = text;
+      columns.push({ key: f.name, label: f.name, unit: 'text', num: null, text });
+    }
+  });
+  const s: Float64Array = start ?? new Float64Array(n).fill(NaN);
+  const d: Float64Array | null = duration;
+  const end = Float64Array.from(s, (x, r) => x + (d && !Number.isNaN(d[r]) ? d[r] : 0));
+  // Threads: the page's event's thread, else the page's thread of that name.
+  const threadByName = new Map<string, number>();
+  for (let th = profile.threads.length - 1; th >= 0; th--) threadByName.set(profile.strings[profile.threads.name[th]], th);
+  const thread = new Int32Array(n).fill(-1);
+  const tt = threadText as ((r: number) => string) | null;
+  for (let r = 0; r < n; r++) thread[r] = event[r] >= 0 ? e.thread[event[r]] : tt ? (threadByName.get(tt(r)) ?? -1) : -1;
+  // The page's stacks, where it holds the event, summarised as in its own columns.
+  if (t?.hasStack) {
+    const at = columns.findIndex((c) => c.key === 'stackTrace.topFrame');
+    const col: TableColumn = { key: 'stackSummary', label: 'Stack (leaf first)', unit: 'text', num: null, text: (r) => (event[r] >= 0 ? stackSummary(profile, e.stack[event[r]]) : '') };
+    columns.splice(at >= 0 ? at + 1 : columns.length, 0, col);
+  }
+  // Rows in time order, as the page's own columns are.
+  const order = Int32Array.from({ length: n }, (_, r) => r).sort((a, b) => s[a] - s[b] || a - b);
+  return { type: t?.name ?? '', length: n, columns, event, start: s, end, thread, order };
 }
