@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { parseMs, root, settled, shot } from './helpers';
+import { decodePng, lanesCanvas, parseMs, readView, root, settled, shot, xAt } from './helpers';
 
 const FILE = 'jdk17-profile.jfr';
 
@@ -21,6 +21,9 @@ function jdkCount(type: string): number {
   expect(line, `the JDK counted ${type}`).toBeDefined();
   return Number(line!.split('\t')[1]);
 }
+
+/** A time (ms) as the page writes it, back from a cell ("158 ms"): the cell's own text. */
+const formatted = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s` : ms >= 1 ? `${ms.toFixed(ms >= 100 ? 0 : 1)} ms` : `${(ms * 1000).toFixed(0)} µs`);
 
 async function open(page: Page) {
   await page.goto('./');
@@ -62,9 +65,33 @@ test('the GC events open as a table from the Recording panel; a row shows its ev
   rows = await readRows(page, name);
   expect(rows.map((r) => parseMs(r['Duration']))).toEqual([...durations].sort((a, b) => a - b));
 
-  // The second row, chosen: the side panel names that GC at that time; the row is marked.
+  // The second row, chosen: the side panel names that GC at that time; the row is marked; the
+  // lanes outline it where the axis puts its start and end (a GC runs on no thread: across all lanes).
+  const lanes = async () => {
+    await page.mouse.move(0, 0);
+    await settled(page);
+    return decodePng(await lanesCanvas(page).screenshot({ animations: 'disabled' }));
+  };
+  const before = await lanes();
   const row = page.getByRole('table', { name }).getByRole('row').filter({ has: page.getByRole('cell') }).nth(1);
   await row.click();
+  const after = await lanes();
+  const box = (await lanesCanvas(page).boundingBox())!;
+  const view = await readView(page);
+  const s = after.width / box.width;
+  const changed: number[] = [];
+  for (let x = 0; x < after.width; x++) {
+    let n = 0;
+    for (let y = 0; y < after.height; y += 2) {
+      const [a, b] = [before.rgb(x, y), after.rgb(x, y)];
+      if (Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > 60) n++;
+    }
+    if (n > after.height / 2 / 2) changed.push(x / s + box.x);
+  }
+  const [t0, t1] = [parseMs(rows[1]['Start']), parseMs(rows[1]['Start']) + parseMs(rows[1]['Duration'])];
+  expect(changed.length, 'the lanes outline the chosen GC top to bottom').toBeGreaterThan(0);
+  expect(Math.abs(Math.min(...changed) - (xAt(box, view, t0) - 3))).toBeLessThan(4);
+  expect(Math.abs(Math.max(...changed) - Math.max(xAt(box, view, t1) + 3, xAt(box, view, t0) + 3))).toBeLessThan(4);
   const panel = page.getByRole('complementary', { name: 'Event details' });
   await expect(panel).toBeVisible();
   await expect(panel).toContainText('jdk.GarbageCollection');
@@ -125,4 +152,38 @@ test('the flame graph saves as SVG and PNG, the timeline as PNG', async ({ page 
   await writeFile(resolve(root, 'e2e/artifacts/tables-flame.svg'), svg.bytes);
   await writeFile(resolve(root, 'e2e/artifacts/tables-flame.png'), png.bytes);
   await writeFile(resolve(root, 'e2e/artifacts/tables-timeline.png'), tl.bytes);
+});
+
+test('a row of a thread far down the lanes brings its lane into view, its event outlined there', async ({ page }) => {
+  await open(page);
+  await page.getByRole('tab', { name: 'Events table' }).click();
+  await page.getByLabel('Table of event type').selectOption('jdk.ThreadSleep');
+  const name = 'Events of jdk.ThreadSleep';
+  await expect(page.getByRole('note', { name: 'Rows shown' })).toHaveText(`${jdkCount('jdk.ThreadSleep')} of ${jdkCount('jdk.ThreadSleep')} jdk.ThreadSleep events`);
+  // The lanes put threads with no CPU sample last: janitor sleeps and never burns CPU.
+  const row = page.getByRole('table', { name }).getByRole('row').filter({ hasText: 'janitor' }).first();
+  const start = parseMs((await row.getByRole('cell').first().textContent())!);
+  await row.click();
+  await page.mouse.move(0, 0);
+  await settled(page);
+  // The outline (the page's text colour, dark) in the plot, and what the lane says under it.
+  const box = (await lanesCanvas(page).boundingBox())!;
+  const img = decodePng(await lanesCanvas(page).screenshot({ animations: 'disabled' }));
+  const s = img.width / box.width;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+  for (let y = 0; y < img.height; y++) {
+    for (let x = Math.ceil(230 * s); x < img.width; x++) {
+      const [r, g, b] = img.rgb(x, y);
+      if (r + g + b < 160) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  }
+  expect(x1, 'an outline is drawn on the lanes').toBeGreaterThan(0);
+  const view = await readView(page);
+  expect(Math.abs(x0 / s + box.x - (xAt(box, view, start) - 3))).toBeLessThan(4);
+  // Hovering the outlined bar names the sleep of janitor at that time.
+  await page.mouse.move(x0 / s + box.x + 8, y0 / s + box.y + 16);
+  const tip = page.getByRole('tooltip');
+  await expect(tip).toContainText('thread janitor');
+  await expect(tip).toContainText(`at ${formatted(start)}`);
+  await shot(page, 'tables-sleep');
 });
