@@ -29,7 +29,8 @@
 //!
 //! Every table starts with `startTime`, `duration`, `eventThread` (or `sampledThread`) and
 //! `stackTrace` (each when the type has it), then `offset` (the absolute byte offset of the event
-//! in the file: the same number as the events table's `offset` for the same event). Chunks may
+//! in the file: the same number as the events table's `offset` for the same event; a field
+//! of the event called `offset` is the column `field.offset`). Chunks may
 //! declare a type differently: columns are united by name, a row without a column's field
 //! holds null there, and a column whose values disagree in kind becomes the wider kind (an
 //! integer column that meets a float becomes float; any other mix becomes text).
@@ -508,6 +509,8 @@ impl<'c, 'a> Walk<'c, 'a> {
         }
         let full = match self.path_names.get(parent as usize) {
             Some(pn) => format!("{pn}.{name}"),
+            // The table's own `offset` column keeps its name; a field of that name moves aside.
+            None if name == "offset" => "field.offset".to_string(),
             None => name.to_string(),
         };
         let p = self.path_names.len() as PathId;

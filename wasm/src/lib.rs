@@ -12,7 +12,7 @@
 //! Errors become JS `Error`s in exactly one place, [`js_error`].
 
 use jfrscope_parser::value::json_string;
-use jfrscope_parser::{Options, Recording};
+use jfrscope_parser::{ColumnData, Options, Recording, Unit};
 use std::fmt::Write;
 use wasm_bindgen::prelude::*;
 
@@ -340,4 +340,142 @@ pub fn decode_event(chunk_bytes: &[u8], chunk_offset: f64, chunk: u32, offset: f
     s.push_str(&v.to_json());
     s.push('}');
     Ok(s)
+}
+
+/// One event type's table (parser/src/table.rs) over the chunks of a group, handed out column by
+/// column (docs/columns.md, "Type tables"):
+///
+/// ```text
+/// new TableReader(type, originMs) ─ addChunks(bytes, baseOffset, firstChunk)* ─ names() kinds()
+///   units() strings() errors() rows() ─ per column i: ints(i) | floats(i) | bools(i) | texts(i),
+///   valid(i)
+/// ```
+/// Kinds: `int` (BigInt64Array), `float` (Float64Array), `bool` (Uint8Array, 0/1), `string`
+/// (Uint32Array of indices into `strings()`), `time` (a timestamp: Float64Array of ms since
+/// `originMs`, computed as the events table's start), `span` (Float64Array of ms), `offset`
+/// (Float64Array of absolute byte offsets, as the events table's offset), `stack` (a row of this
+/// reader's own stack tree: meaningless outside it; its `.topFrame` column says the frame).
+#[wasm_bindgen]
+pub struct TableReader {
+    t: jfrscope_parser::TypeTable,
+    rec: Recording,
+    origin_ms: f64,
+}
+
+#[wasm_bindgen]
+impl TableReader {
+    /// A reader of the events of type `type_name`; times in ms since `origin_ms` (epoch ms).
+    #[wasm_bindgen(constructor)]
+    pub fn new(type_name: &str, origin_ms: f64) -> TableReader {
+        let origin_nanos = (origin_ms * 1e6) as i64;
+        TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ms }
+    }
+
+    /// Add the rows of the whole chunks in `bytes`, which start at absolute `base_offset` of the
+    /// file with chunk number `first_chunk`. Problems are collected (`errors()`), not thrown.
+    #[wasm_bindgen(js_name = addChunks)]
+    pub fn add_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
+        let base = base_offset as u64;
+        let (headers, err) = jfrscope_parser::header::chunk_headers_at(bytes, base, first_chunk as usize);
+        for (i, h) in headers.into_iter().enumerate() {
+            let pos = ((h.offset - base) as usize).min(bytes.len());
+            self.t.add_chunk_bytes(&bytes[pos..], h, first_chunk as usize + i, &mut self.rec);
+        }
+        self.t.errors.extend(err);
+    }
+
+    /// Rows read.
+    pub fn rows(&self) -> f64 {
+        self.t.rows as f64
+    }
+
+    /// Column names, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.t.columns.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Column kinds as the bridge hands them over (see the type's notes).
+    pub fn kinds(&self) -> Vec<String> {
+        (0..self.t.columns.len()).map(|i| self.kind(i).to_string()).collect()
+    }
+
+    /// Column units as the parser names them (`Unit::as_str`).
+    pub fn units(&self) -> Vec<String> {
+        self.t.columns.iter().map(|c| c.unit.as_str().to_string()).collect()
+    }
+
+    /// The text of the string columns' indices.
+    pub fn strings(&self) -> Vec<String> {
+        self.t.strings.list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// `[{message, chunk, offset}]` as JSON text.
+    pub fn errors(&self) -> String {
+        let mut s = String::from("[");
+        for (i, e) in self.t.errors.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str("{\"message\":");
+            json_string(&e.to_string(), &mut s);
+            let _ = write!(s, ",\"chunk\":{},\"offset\":{}}}", e.chunk().map(|c| c as i64).unwrap_or(-1), e.offset());
+        }
+        s.push(']');
+        s
+    }
+
+    /// Values of an `int` or `stack` column (0 where null).
+    pub fn ints(&self, i: usize) -> Vec<i64> {
+        match self.t.columns.get(i).map(|c| &c.data) {
+            Some(ColumnData::Int(v)) => v.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Values of a `float`, `time`, `span` or `offset` column (0 where null).
+    pub fn floats(&self, i: usize) -> Vec<f64> {
+        let o = self.origin_ms;
+        match (self.kind(i), self.t.columns.get(i).map(|c| &c.data)) {
+            ("time", Some(ColumnData::Int(v))) => v.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6).collect(),
+            ("span", Some(ColumnData::Int(v))) => v.iter().map(|&d| d as f64 / 1e6).collect(),
+            (_, Some(ColumnData::Int(v))) => v.iter().map(|&x| x as f64).collect(),
+            (_, Some(ColumnData::Float(v))) => v.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Values of a `bool` column, 0 or 1.
+    pub fn bools(&self, i: usize) -> Vec<u8> {
+        match self.t.columns.get(i).map(|c| &c.data) {
+            Some(ColumnData::Bool(v)) => v.iter().map(|&b| b as u8).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Values of a `string` column: indices into `strings()`.
+    pub fn texts(&self, i: usize) -> Vec<u32> {
+        match self.t.columns.get(i).map(|c| &c.data) {
+            Some(ColumnData::Str(v)) => v.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// 1 where column `i` has a value, 0 where it is null.
+    pub fn valid(&self, i: usize) -> Vec<u8> {
+        self.t.columns.get(i).map(|c| c.valid.iter().map(|&b| b as u8).collect()).unwrap_or_default()
+    }
+
+    fn kind(&self, i: usize) -> &'static str {
+        let Some(c) = self.t.columns.get(i) else { return "int" };
+        match (&c.data, c.unit) {
+            (ColumnData::Int(_), _) if c.name == "offset" => "offset",
+            (ColumnData::Int(_), _) if self.t.column(&format!("{}.topFrame", c.name)).is_some() => "stack",
+            (ColumnData::Int(_), Unit::EpochNanos) => "time",
+            (ColumnData::Int(_), Unit::Nanos) => "span",
+            (ColumnData::Int(_), _) => "int",
+            (ColumnData::Float(_), _) => "float",
+            (ColumnData::Bool(_), _) => "bool",
+            (ColumnData::Str(_), _) => "string",
+        }
+    }
 }

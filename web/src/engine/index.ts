@@ -12,12 +12,14 @@
  * types and single events (the side panel) from the bytes they hold. Cancelling a load (another
  * file dropped) or closing the recording terminates them.
  */
+import type { Table } from 'apache-arrow';
 import type { Profile } from '../columns/profile';
 import type { Description, PartColumns } from './parts';
 import { chunkHeaderAt, chunkLayout, partition, type ChunkSpan } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder } from './session';
 import { parseEventFields } from './fields';
+import { joinTableParts, type TablePart } from './type-table';
 
 export interface LoadHandle {
   promise: Promise<Profile>;
@@ -221,6 +223,12 @@ class WorkerGroup implements GroupDecoder {
     onPiece(m.part, true);
   }
 
+  async table(type: string, onProgress: (done: number) => void): Promise<TablePart> {
+    const m = await this.ask({ kind: 'table', id: this.next++, type }, onProgress);
+    if (m.kind !== 'table') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
+    return m.part;
+  }
+
   async event(chunk: number, offset: number): Promise<string> {
     const m = await this.ask({ kind: 'event', id: this.next++, chunk, offset });
     if (m.kind !== 'fields') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
@@ -316,6 +324,35 @@ export async function loadTypes(profile: Profile, types: string[], onProgress: (
   const next = await o.session.load(types, onProgress);
   opened.set(next, o);
   return next;
+}
+
+/**
+ * Every event of `type` with every field, as an Arrow table (columns/type-table.ts): each
+ * worker decodes its chunks (read again from the file, one at a time), the page joins them in
+ * file order. Progress runs over the file's bytes; `signal` abandons the wait (the workers
+ * finish the chunk group they are on and the result is dropped).
+ */
+export async function loadTypeTable(
+  profile: Profile,
+  type: string,
+  onProgress: (done: number, total: number) => void = () => {},
+  signal?: AbortSignal,
+): Promise<Table> {
+  const o = opened.get(profile);
+  if (!o) throw new Error('The recording is no longer open.');
+  const total = o.groups.reduce((a, g) => a + g.size, 0);
+  const done = o.groups.map(() => 0);
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal?.aborted) reject(new CancelledError());
+    signal?.addEventListener('abort', () => reject(new CancelledError()), { once: true });
+  });
+  const parts = o.groups.map((g, i) =>
+    g.table(type, (n) => {
+      done[i] = n;
+      if (!signal?.aborted) onProgress(done.reduce((a, b) => a + b, 0), total);
+    }),
+  );
+  return joinTableParts(type, await Promise.race([Promise.all(parts), aborted]));
 }
 
 /** Stop the recording's workers and let its bytes go (another recording replaced it). */

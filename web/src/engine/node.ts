@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { initSync, Parser } from './pkg/jfrscope_wasm.js';
+import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
+import type { Table } from 'apache-arrow';
+import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
 import { countGroup, decodable, readPart, rowsGroup, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
@@ -85,4 +87,25 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     };
   });
   return new Session(groups, originMs, buf.byteLength, budget, limit);
+}
+
+/**
+ * Every event of `type` with every field, as the page's loadTypeTable makes it: `parts` groups
+ * of chunks, each read by its own wasm TableReader chunk by chunk, joined in file order.
+ */
+export async function typeTableInNode(input: Uint8Array, type: string, parts = 1): Promise<Table> {
+  initWasm();
+  const buf = fileOf(input);
+  const spans = chunkLayout(buf);
+  const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+  const make = () => new TableReader(type, originMs) as unknown as WasmTableReader;
+  const groups = spans.length ? partition(spans, parts) : [[]];
+  const tables = await Promise.all(
+    groups.map((g) => {
+      const base = g.length ? g[0].offset : 0;
+      const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
+      return tableGroup(make, sourceOf(buf.slice(base, end), base, g), () => {});
+    }),
+  );
+  return joinTableParts(type, tables);
 }

@@ -3,9 +3,10 @@
  * transferred to it) and runs the passes the page asks for on them, one at a time, in order.
  * See protocol.ts for the messages.
  */
-import init, { Parser, decodeEvent } from './pkg/jfrscope_wasm.js';
+import init, { Parser, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
 import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type WasmParser } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
+import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
 const ready = init();
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
@@ -29,6 +30,9 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
     );
     // The file's bytes stay on disk from now on; later rounds and event details read them again.
     source.release();
+  } else if (req.kind === 'table') {
+    const part = await tableGroup(() => new TableReader(req.type, originMs) as unknown as WasmTableReader, source, progress);
+    post({ kind: 'table', id: req.id, part }, tablePartTransferables(part));
   } else {
     const span = source.spans.find((s) => s.index === req.chunk);
     if (!span) throw new Error(`Chunk ${req.chunk} is not in this part of the file.`);

@@ -6,15 +6,18 @@
  *   count {id}        ─▶ progress* ─▶ counted {description}
  *   rows {id, types}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
+ *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  */
 import type { Description, PartColumns } from './parts';
+import type { TablePart } from './type-table';
 import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number }
   | { kind: 'rows'; id: number; types: string[]; expected: number }
-  | { kind: 'event'; id: number; chunk: number; offset: number };
+  | { kind: 'event'; id: number; chunk: number; offset: number }
+  | { kind: 'table'; id: number; type: string };
 
 export type WorkerResponse =
   | { kind: 'progress'; id: number; done: number }
@@ -22,4 +25,5 @@ export type WorkerResponse =
   | { kind: 'piece'; id: number; part: PartColumns }
   | { kind: 'rows'; id: number; part: PartColumns }
   | { kind: 'fields'; id: number; json: string }
+  | { kind: 'table'; id: number; part: TablePart }
   | { kind: 'error'; id: number; message: string };
