@@ -93,18 +93,28 @@ pub struct Threads {
     pub os_id: Vec<i64>,
     /// Java thread id, `i64::MIN` when absent.
     pub java_id: Vec<i64>,
+    /// 1 for a virtual thread (the pool entry's `virtual` field, JDK 21 on), else 0.
+    pub virtual_: Vec<u8>,
     map: FxHashMap<(i64, i64, u32), u32>,
 }
 
 impl Threads {
     /// The row of this thread, adding it if new.
     pub fn intern(&mut self, name: u32, os_id: i64, java_id: i64) -> u32 {
+        self.intern_thread(name, os_id, java_id, false)
+    }
+
+    /// The row of this thread, adding it if new, with whether it is a virtual thread.
+    pub fn intern_thread(&mut self, name: u32, os_id: i64, java_id: i64, is_virtual: bool) -> u32 {
         let next = self.name.len() as u32;
         let i = *self.map.entry((os_id, java_id, name)).or_insert(next);
         if i == next {
             self.name.push(name);
             self.os_id.push(os_id);
             self.java_id.push(java_id);
+            self.virtual_.push(is_virtual as u8);
+        } else if is_virtual {
+            self.virtual_[i as usize] = 1;
         }
         i
     }
@@ -230,8 +240,16 @@ pub enum EventKind {
     Alloc,
     /// Garbage collections.
     Gc,
-    /// Thread start and end.
+    /// Thread start and end (platform and virtual).
     Thread,
+    /// A virtual thread pinned to its carrier while it blocked (jdk.VirtualThreadPinned).
+    Pinned,
+    /// Native memory: async-profiler's malloc and free events (matched by address).
+    NativeMem,
+    /// A span of application time with a tag (async-profiler's profiler.Span).
+    Span,
+    /// A traced method's execution (jdk.MethodTrace).
+    Method,
     /// Any other type.
     Other,
 }
@@ -250,6 +268,10 @@ impl EventKind {
             EventKind::Alloc => "alloc",
             EventKind::Gc => "gc",
             EventKind::Thread => "thread",
+            EventKind::Pinned => "pinned",
+            EventKind::NativeMem => "nativemem",
+            EventKind::Span => "span",
+            EventKind::Method => "method",
             EventKind::Other => "other",
         }
     }
@@ -260,7 +282,7 @@ impl EventKind {
             "jdk.ExecutionSample" | "jdk.CPUTimeSample" => EventKind::Cpu,
             "jdk.NativeMethodSample" => EventKind::Native,
             "profiler.WallClockSample" => EventKind::Wall,
-            "jdk.JavaMonitorEnter" | "jdk.JavaMonitorWait" => EventKind::Lock,
+            "jdk.JavaMonitorEnter" | "jdk.JavaMonitorWait" | "profiler.NativeLock" => EventKind::Lock,
             "jdk.ThreadPark" => EventKind::Park,
             "jdk.ThreadSleep" => EventKind::Sleep,
             "jdk.FileRead" | "jdk.FileWrite" | "jdk.SocketRead" | "jdk.SocketWrite" => EventKind::Io,
@@ -268,7 +290,11 @@ impl EventKind {
                 EventKind::Alloc
             }
             "jdk.GarbageCollection" => EventKind::Gc,
-            "jdk.ThreadStart" | "jdk.ThreadEnd" => EventKind::Thread,
+            "jdk.ThreadStart" | "jdk.ThreadEnd" | "jdk.VirtualThreadStart" | "jdk.VirtualThreadEnd" => EventKind::Thread,
+            "jdk.VirtualThreadPinned" => EventKind::Pinned,
+            "profiler.Malloc" | "profiler.Free" => EventKind::NativeMem,
+            "profiler.Span" => EventKind::Span,
+            "jdk.MethodTrace" => EventKind::Method,
             _ => EventKind::Other,
         }
     }
@@ -296,7 +322,7 @@ impl EventType {
     pub fn weight_unit(&self) -> &'static str {
         match self.kind {
             EventKind::Cpu | EventKind::Native | EventKind::Wall => "samples",
-            EventKind::Alloc => "bytes",
+            EventKind::Alloc | EventKind::NativeMem => "bytes",
             _ => "events",
         }
     }
@@ -319,11 +345,13 @@ pub struct Events {
     pub weight: Vec<f64>,
     /// String index of the thread state, -1 when none.
     pub state: Vec<i32>,
-    /// String index of the monitor/allocated/parked class, path, host or GC name, -1 when none.
+    /// String index of the monitor/allocated/parked class, path, host, GC name, pinned reason,
+    /// span tag or traced method, -1 when none.
     pub subject: Vec<i32>,
-    /// Monitor address, bytes transferred, GC id, sleep time…; NaN when absent.
+    /// Monitor or malloc'd address, bytes transferred, GC id, sleep time…; NaN when absent.
     pub value: Vec<f64>,
-    /// A second thread: the previous owner of a monitor, the notifier of a wait; -1 when none.
+    /// A second thread: the previous owner of a monitor, the notifier of a wait, the carrier
+    /// of a pinned virtual thread; -1 when none.
     pub peer: Vec<i32>,
     /// Chunk index.
     pub chunk: Vec<u32>,

@@ -251,6 +251,7 @@ impl Row {
             (Role::WeightField, Scalar::Int(n)) => self.alloc = n as f64,
             (Role::SubjectClass, Scalar::Ref(id)) => self.subject = d.resolve(Cached::ClassName, chunk, rec, class, id),
             (Role::SubjectStr, s) => self.subject = d.text_scalar(chunk, rec, class, s),
+            (Role::SubjectMethod, Scalar::Ref(id)) => self.subject = d.method_name(chunk, rec, class, id),
             (Role::Host, s) => {
                 let h = d.text_scalar(chunk, rec, class, s);
                 self.set_host(rec, h);
@@ -584,7 +585,7 @@ fn decode_fast<'a>(
 fn finish(rec: &mut Recording, out: &mut RowSink, plan: &Plan, row: &Row, pos: usize) {
     let mut subject = row.subject;
     let mut weight = row.weight;
-    if plan.kind == EventKind::Alloc {
+    if matches!(plan.kind, EventKind::Alloc | EventKind::NativeMem) {
         let (alloc, tlab) = (row.alloc, row.tlab);
         weight = if tlab > 0.0 { tlab } else if alloc.is_nan() { 0.0 } else { alloc };
     }

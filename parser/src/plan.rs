@@ -31,6 +31,8 @@ pub(crate) enum Role {
     Value,
     Peer,
     ThreadField,
+    /// A method reference whose `Class.method` goes to the subject column.
+    SubjectMethod,
 }
 
 pub(crate) fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
@@ -62,6 +64,12 @@ pub(crate) fn role_of(kind: EventKind, type_name: &str, field: &str) -> Role {
         (EventKind::Gc, "name") => Role::SubjectStr,
         (EventKind::Gc, "gcId") => Role::Value,
         (EventKind::Thread, "thread") => Role::ThreadField,
+        (EventKind::Pinned, "carrierThread") => Role::Peer,
+        (EventKind::Pinned, "pinnedReason") => Role::SubjectStr,
+        (EventKind::NativeMem, "address") => Role::Value,
+        (EventKind::NativeMem, "size") => Role::AllocSize,
+        (EventKind::Span, "tag") => Role::SubjectStr,
+        (EventKind::Method, "method") => Role::SubjectMethod,
         _ => Role::Skip,
     }
 }
@@ -274,7 +282,7 @@ pub(crate) fn fast_plan(kind: EventKind, steps: &[Step], compressed: bool) -> Op
     if sampled && event {
         return None;
     }
-    let alloc = kind == EventKind::Alloc;
+    let alloc = matches!(kind, EventKind::Alloc | EventKind::NativeMem);
     let mut plan = FastPlan { alloc, start: false, duration: false, thread: None, stack: None, ops: Box::default() };
     let mut n = 0;
     if ops.get(n) == Some(&Fast::Start) {

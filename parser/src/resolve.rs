@@ -72,7 +72,7 @@ pub(crate) struct Resolver<'a> {
     standard: Option<(usize, bool)>,
 }
 
-const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId"];
+const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId", "virtual"];
 const METHOD_FIELDS: &[&str] = &["type", "name"];
 const FRAME_FIELDS: &[&str] = &["method", "lineNumber", "bytecodeIndex", "type"];
 const STACK_FIELDS: &[&str] = &["frames"];
@@ -160,6 +160,7 @@ impl<'a> Resolver<'a> {
         let (mut os_name, mut java_name) = (NONE, NONE);
         let (mut os_id, mut java_id) = (ABSENT, ABSENT);
         let mut java_null = true;
+        let mut is_virtual = false;
         let codes = self.codes(chunk, class, THREAD_FIELDS);
         for (f, &code) in c.fields.iter().zip(codes.iter()) {
             if code == 0 {
@@ -175,11 +176,12 @@ impl<'a> Resolver<'a> {
                 }
                 (2, Scalar::Int(v)) => os_id = v,
                 (4, Scalar::Int(v)) => java_id = v,
+                (5, Scalar::Int(v)) => is_virtual = v != 0,
                 _ => {}
             }
         }
         let name = if !java_null && java_name != NONE { java_name } else { os_name.max(0) };
-        Some(rec.threads.intern(name as u32, os_id, if java_null { ABSENT } else { java_id }) as i32)
+        Some(rec.threads.intern_thread(name as u32, os_id, if java_null { ABSENT } else { java_id }, is_virtual) as i32)
     }
 
     /// String row for a string-like field value (inline string, string pool ref, or a ref to a
@@ -268,6 +270,12 @@ impl<'a> Resolver<'a> {
         } else {
             raw
         }
+    }
+
+    /// String row of "Class.method" of method pool entry `id` (of class `class`), -1 when the
+    /// chunk lacks it.
+    pub(crate) fn method_name(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> i32 {
+        self.method(chunk, rec, class, id).map_or(NONE, |(full, _)| full as i32)
     }
 
     /// (string row of "Class.method", string row of the class) of method `id`.

@@ -115,6 +115,82 @@ fn check(file: &Path, expected: &Path) -> Vec<String> {
             bad.push(format!("{name}: samples per thread of {ty_name} differ:\n ours {:?}\n jdk  {:?}", sorted_lines(&got).iter().take(5).collect::<Vec<_>>(), sorted_lines(&want).iter().take(5).collect::<Vec<_>>()));
         }
     }
+    if let Some(want) = read_text(&exp("kinds.tsv")) {
+        bad.extend(check_kinds(&name, &rec, &want));
+    }
+    bad
+}
+
+/// The columns virtual threads, pinning, native memory, native locks, spans and method traces
+/// fill, summed as Golden.java sums the JDK's fields (kinds.tsv): thread flags, carriers (peer),
+/// pinned reasons, tags and methods (subject), sizes (weight) and addresses (value), durations
+/// (to a nanosecond per event: both round ticks to nanoseconds).
+fn check_kinds(name: &str, rec: &Recording, want: &str) -> Vec<String> {
+    let e = &rec.events;
+    let thread = |t: i32| if t < 0 { String::new() } else { rec.strings.get(rec.threads.name[t as usize] as i32).to_string() };
+    let text = |s: i32| rec.strings.get(s).to_string();
+    let mut got: BTreeMap<String, (u64, i64)> = BTreeMap::new();
+    let mut virt: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut mallocs, mut malloc_bytes) = (0u64, 0i64);
+    let mut live: BTreeMap<u64, i64> = BTreeMap::new();
+    let wanted: Vec<&str> = want.lines().collect();
+    for i in 0..e.len() {
+        let ty = &rec.types[e.ty[i] as usize];
+        let t = e.thread[i];
+        // Golden.java counts the event thread of every type the parser decodes as rows.
+        if t >= 0 && rec.threads.virtual_[t as usize] == 1 && ty.decoded {
+            *virt.entry(thread(t)).or_insert(0) += 1;
+        }
+        let mut add = |k: String| {
+            let v = got.entry(k).or_insert((0, 0));
+            v.0 += 1;
+            v.1 += e.duration_ns[i];
+        };
+        match ty.name.as_str() {
+            "jdk.VirtualThreadPinned" => add(format!("pinned\t{}\t{}\t{}", thread(t), thread(e.peer[i]), text(e.subject[i]))),
+            "profiler.Span" => add(format!("span\t{}", text(e.subject[i]))),
+            "jdk.MethodTrace" => add(format!("method\t{}", text(e.subject[i]))),
+            "profiler.NativeLock" => add("nativelock".to_string()),
+            "profiler.Malloc" => {
+                mallocs += 1;
+                malloc_bytes += e.weight[i] as i64;
+                live.insert(e.value[i] as u64, e.weight[i] as i64);
+            }
+            "profiler.Free" => {
+                live.remove(&(e.value[i] as u64));
+            }
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    let mut ours: Vec<String> = Vec::new();
+    for (k, n) in &virt {
+        ours.push(format!("virtual\t{k}\t{n}"));
+    }
+    if mallocs > 0 {
+        ours.push(format!("malloc\t{mallocs}\t{malloc_bytes}"));
+        ours.push(format!("unfreed\t{}\t{}", live.len(), live.values().sum::<i64>()));
+    }
+    for (k, (n, ns)) in &got {
+        // Durations: match the JDK's line to a nanosecond per event.
+        let jdk = wanted.iter().find(|l| l.starts_with(&format!("{k}\t{n}\t")));
+        match jdk.and_then(|l| l.rsplit('\t').next()?.parse::<i64>().ok()) {
+            Some(theirs) if (theirs - ns).unsigned_abs() <= *n => ours.push(jdk.unwrap().to_string()),
+            _ => ours.push(format!("{k}\t{n}\t{ns}")),
+        }
+    }
+    // Virtual threads: the JDK counts events of every type; compare the set of names.
+    let names = |v: &[&str]| -> Vec<String> { v.iter().filter(|l| l.starts_with("virtual\t")).map(|l| l.split('\t').nth(1).unwrap_or("").to_string()).collect() };
+    let ours_ref: Vec<&str> = ours.iter().map(String::as_str).collect();
+    let (a, b) = (names(&ours_ref), names(&wanted));
+    if sorted_lines(&a.join("\n")) != sorted_lines(&b.join("\n")) {
+        bad.push(format!("{name}: virtual threads differ: ours {} ({:?}…), jdk {} ({:?}…)", a.len(), a.first(), b.len(), b.first()));
+    }
+    let rest = |v: &[&str]| -> Vec<String> { sorted_lines(&v.iter().filter(|l| !l.starts_with("virtual\t")).copied().collect::<Vec<_>>().join("\n")) };
+    let (a, b) = (rest(&ours_ref), rest(&wanted));
+    if a != b {
+        bad.push(format!("{name}: fields differ from RecordingFile\n ours {a:?}\n jdk  {b:?}"));
+    }
     bad
 }
 

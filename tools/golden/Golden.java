@@ -23,6 +23,17 @@
  *                                   sorted by type, then field
  *   NAME.jfr.samples.tsv.gz         each jdk.ExecutionSample in file order: start time (ns since
  *                                   the epoch), thread's Java name, stack root first (as collapsed)
+ *   NAME.jfr.kinds.tsv              for recordings with virtual threads, pinned virtual threads,
+ *                                   native memory, native locks, spans or method traces: the
+ *                                   fields the parser puts into its event columns, summed (sorted):
+ *                                     virtual<TAB>thread name<TAB>events on it
+ *                                     pinned<TAB>thread<TAB>carrier<TAB>reason<TAB>events<TAB>ns
+ *                                     malloc<TAB>events<TAB>bytes
+ *                                     unfreed<TAB>allocations<TAB>bytes   (a free matches the
+ *                                       latest malloc of its address; what no free matched)
+ *                                     span<TAB>tag<TAB>events<TAB>ns
+ *                                     method<TAB>Class.method<TAB>events<TAB>ns
+ *                                     nativelock<TAB>events<TAB>ns
  * If RecordingFile throws, nothing but a notice is written for that file.
  */
 import java.io.*;
@@ -63,6 +74,9 @@ public class Golden {
         Set<String> stackTypes = new HashSet<>();
         TreeMap<String, Object> fields = new TreeMap<>();
         StringBuilder samples = new StringBuilder();
+        TreeMap<String, long[]> kinds = new TreeMap<>();
+        HashMap<Long, Long> live = new HashMap<>();
+        long[] malloc = new long[2];
         try (RecordingFile rf = new RecordingFile(jfr)) {
             // A type is known by its name: when one chunk declares it with a stack trace and
             // another without (async-profiler's jfrsync), the stackless events count under the
@@ -76,6 +90,7 @@ public class Golden {
                 String type = e.getEventType().getName();
                 counts.merge(type, 1L, Long::sum);
                 addFields(e, type, fields);
+                kinds(e, type, kinds, live, malloc);
                 boolean hasStack = withStack.contains(type);
                 long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
                 if (hasStack) {
@@ -111,6 +126,21 @@ public class Golden {
             fs.append(k).append('\t').append(value).append('\n');
         });
         Files.writeString(out.resolve(name + ".fields.tsv"), fs);
+        if (malloc[0] > 0) {
+            kinds.put("malloc\t" + malloc[0], new long[] {malloc[1]});
+            long bytes = 0;
+            for (long b : live.values()) bytes += b;
+            kinds.put("unfreed\t" + live.size(), new long[] {bytes});
+        }
+        if (!kinds.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            kinds.forEach((k, v) -> {
+                b.append(k);
+                for (long x : v) b.append('\t').append(x);
+                b.append('\n');
+            });
+            Files.writeString(out.resolve(name + ".kinds.tsv"), b);
+        }
         StringBuilder c = new StringBuilder();
         counts.forEach((k, v) -> c.append(k).append('\t').append(v).append('\n'));
         Files.writeString(out.resolve(name + ".rf-counts.tsv"), c);
@@ -131,6 +161,41 @@ public class Golden {
             t.getValue().forEach((k, v) -> b.append(k).append('\t').append(v).append('\n'));
             String file = t.getKey().equals("jdk.ExecutionSample") ? name + ".threads.tsv" : name + "." + t.getKey() + ".threads.tsv";
             Files.writeString(out.resolve(file), b);
+        }
+    }
+
+    static String threadName(RecordedThread t) {
+        return t == null || t.getJavaName() == null ? "" : t.getJavaName();
+    }
+
+    static void add(TreeMap<String, long[]> m, String key, long ns) {
+        long[] v = m.computeIfAbsent(key, k -> new long[2]);
+        v[0]++;
+        v[1] += ns;
+    }
+
+    /** Virtual threads, pinning, native memory, native locks, spans and traces (kinds.tsv). */
+    static void kinds(RecordedEvent e, String type, TreeMap<String, long[]> m, HashMap<Long, Long> live, long[] malloc) {
+        RecordedThread t = e.hasField("eventThread") ? e.getThread("eventThread") : null;
+        if (t != null && t.hasField("virtual") && t.getBoolean("virtual")) {
+            m.computeIfAbsent("virtual\t" + threadName(t), k -> new long[1])[0]++;
+        }
+        long ns = e.getDuration().toNanos();
+        switch (type) {
+            case "jdk.VirtualThreadPinned" -> add(m, "pinned\t" + threadName(t) + "\t" + threadName(e.getThread("carrierThread")) + "\t" + e.getString("pinnedReason"), ns);
+            case "profiler.Span" -> add(m, "span\t" + e.getString("tag"), ns);
+            case "jdk.MethodTrace" -> {
+                RecordedMethod method = e.getValue("method");
+                add(m, "method\t" + method.getType().getName() + "." + method.getName(), ns);
+            }
+            case "profiler.NativeLock" -> add(m, "nativelock", ns);
+            case "profiler.Malloc" -> {
+                malloc[0]++;
+                malloc[1] += e.getLong("size");
+                live.put(e.getLong("address"), e.getLong("size"));
+            }
+            case "profiler.Free" -> live.remove(e.getLong("address"));
+            default -> {}
         }
     }
 
