@@ -117,6 +117,11 @@ impl Parser {
     pub fn thread_java_id(&self) -> Vec<f64> {
         f64_ids(&self.rec.threads.java_id[self.sent.threads..])
     }
+    /// 1 for a virtual thread, else 0.
+    #[wasm_bindgen(js_name = threadVirtual)]
+    pub fn thread_virtual(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(&self.rec.threads.virtual_[self.sent.threads..])
+    }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = frameName)]
     pub fn frame_name(&self) -> js_sys::Uint32Array {

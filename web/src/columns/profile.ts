@@ -25,7 +25,8 @@ export const FrameKind = {
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
 
 export type EventKind =
-  | 'cpu' | 'native' | 'wall' | 'lock' | 'wait' | 'park' | 'sleep' | 'io' | 'alloc' | 'gc' | 'thread' | 'other';
+  | 'cpu' | 'native' | 'wall' | 'lock' | 'wait' | 'park' | 'sleep' | 'io' | 'alloc' | 'gc' | 'thread'
+  | 'pinned' | 'nativemem' | 'span' | 'method' | 'other';
 
 export interface EventTypeInfo {
   name: string;
@@ -41,6 +42,8 @@ export interface ThreadTable {
   name: Int32Array; // IndexIntoStrings
   osId: Float64Array;
   javaId: Float64Array;
+  /** 1 for a virtual thread. */
+  virtual: Uint8Array;
   length: number;
 }
 

@@ -105,6 +105,7 @@ export class Merger {
   private readonly tName: number[] = [];
   private readonly tOs: number[] = [];
   private readonly tJava: number[] = [];
+  private readonly tVirtual: number[] = [];
   private readonly frameKey = new Map<string, number>();
   private readonly fName: number[] = [];
   private readonly fCls: number[] = [];
@@ -159,6 +160,9 @@ export class Merger {
         this.tName.push(name);
         this.tOs.push(p.threadOsId[i]);
         this.tJava.push(p.threadJavaId[i]);
+        this.tVirtual.push(p.threadVirtual[i]);
+      } else if (p.threadVirtual[i]) {
+        this.tVirtual[t] = 1;
       }
       thMap.push(t);
     }
@@ -229,6 +233,7 @@ export class Merger {
       threadName: Uint32Array.from(this.tName),
       threadOsId: Float64Array.from(this.tOs),
       threadJavaId: Float64Array.from(this.tJava),
+      threadVirtual: Uint8Array.from(this.tVirtual),
       frameName: Uint32Array.from(this.fName),
       frameClass: Uint32Array.from(this.fCls),
       frameLine: Int32Array.from(this.fLine),

@@ -43,6 +43,7 @@ export interface PartColumns {
   threadName: Uint32Array;
   threadOsId: Float64Array;
   threadJavaId: Float64Array;
+  threadVirtual: Uint8Array;
   frameName: Uint32Array;
   frameClass: Uint32Array;
   frameLine: Int32Array;
@@ -85,6 +86,7 @@ export interface WasmParser {
   threadName(): Uint32Array;
   threadOsId(): Float64Array;
   threadJavaId(): Float64Array;
+  threadVirtual(): Uint8Array;
   frameName(): Uint32Array;
   frameClass(): Uint32Array;
   frameLine(): Int32Array;
@@ -113,6 +115,7 @@ export function readPart(p: WasmParser): PartColumns {
     threadName: p.threadName(),
     threadOsId: p.threadOsId(),
     threadJavaId: p.threadJavaId(),
+    threadVirtual: p.threadVirtual(),
     frameName: p.frameName(),
     frameClass: p.frameClass(),
     frameLine: p.frameLine(),

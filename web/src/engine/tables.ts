@@ -53,6 +53,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     name: dict(threadName),
     osId: num(new Float64(), c.threadOsId),
     javaId: num(new Float64(), c.threadJavaId),
+    virtual: num(new Uint8(), c.threadVirtual),
   });
   const frames = new Table({
     name: dict(frameName),
@@ -112,7 +113,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
   };
   return {
     strings: c.strings,
-    threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, length: threadName.length },
+    threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, virtual: c.threadVirtual, length: threadName.length },
     frames: { name: frameName, cls: frameCls, line: c.frameLine, bci: c.frameBci, kind: c.frameKind, length: frameName.length },
     stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length },
     events: {

@@ -106,12 +106,56 @@ export const KINDS: Record<EventKind, KindInfo> = {
     light: '#fff3bf',
     order: null,
   },
+  pinned: {
+    label: 'Pinned',
+    noun: 'pinned virtual threads',
+    weight: 'duration',
+    interval: true,
+    instances: false,
+    subject: { label: 'Pinned reason', what: 'why the virtual thread was pinned', tab: 'Reasons', column: 'Pinned reason' },
+    color: '#c2255c',
+    light: '#ffdeeb',
+    order: 4.7,
+  },
+  method: {
+    label: 'Method trace',
+    noun: 'method traces',
+    weight: 'duration',
+    interval: true,
+    instances: false,
+    subject: { label: 'Method', what: 'traced method', tab: 'Methods', column: 'Traced method' },
+    color: '#1098ad',
+    light: '#99e9f2',
+    order: 5.5,
+  },
+  span: {
+    label: 'Span',
+    noun: 'spans',
+    weight: 'duration',
+    interval: true,
+    instances: false,
+    subject: { label: 'Tag', what: 'span tag', tab: 'Tags', column: 'Tag' },
+    color: '#5c940d',
+    light: '#d8f5a2',
+    order: null,
+  },
+  nativemem: {
+    label: 'Native memory',
+    noun: 'native allocations',
+    weight: 'bytes',
+    interval: false,
+    instances: false,
+    subject: OTHER_SUBJECT,
+    color: '#9c36b5',
+    light: '#eebefa',
+    order: 7.5,
+  },
   thread: { label: 'Thread', noun: 'thread events', weight: 'events', interval: false, instances: false, subject: OTHER_SUBJECT, color: '#adb5bd', light: '#e9ecef', order: null },
   other: { label: 'Other', noun: 'events', weight: 'events', interval: false, instances: false, subject: OTHER_SUBJECT, color: '#495057', light: '#ced4da', order: 8 },
 };
 
 /** The kinds drawn as bars with their duration, in legend and column order. */
-export type IntervalKind = 'lock' | 'wait' | 'park' | 'sleep' | 'io';
+export type IntervalKind = 'lock' | 'wait' | 'park' | 'sleep' | 'io' | 'pinned' | 'method' | 'span';
 export const INTERVAL_KIND_LIST = (Object.keys(KINDS) as EventKind[]).filter((k) => KINDS[k].interval) as IntervalKind[];
 
 /** The kind of an event type (index into eventTypes); `other` when out of range. */

@@ -14,7 +14,7 @@ import type { IndexIntoEvents, Profile } from '../columns/profile';
 import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
-export const WAIT_KINDS = ['monitor', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
+export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
 export type WaitKind = (typeof WAIT_KINDS)[number];
 
 export interface WaitInfo {
@@ -29,6 +29,8 @@ export interface WaitInfo {
 
 export const WAIT_INFO: Record<WaitKind, WaitInfo> = {
   monitor: { label: 'Monitor', title: 'Blocked entering a monitor (synchronized) that another thread holds', color: '#d6336c', contention: true },
+  mutex: { label: 'Native lock', title: 'Blocked on a native mutex (pthread_mutex_lock) that another thread holds', color: '#e8590c', contention: true },
+  pinned: { label: 'Pinned', title: 'A virtual thread blocked while pinned to its carrier thread, which no other virtual thread can use meanwhile', color: '#c2255c', contention: true },
   wait: { label: 'Object.wait', title: 'In Object.wait until notified: idle, not contention', color: '#f783ac', contention: false },
   join: { label: 'Thread.join', title: 'In Thread.join, waiting for another thread to end', color: '#a61e4d', contention: false },
   park: { label: 'Park (locks)', title: 'Parked on a java.util.concurrent lock, condition or future', color: '#7950f2', contention: true },
@@ -67,7 +69,9 @@ export function waitKinds(profile: Profile): Uint8Array {
   const byType = profile.eventTypes.map((t): WaitKind | 'split' | null => {
     switch (t.kind) {
       case 'lock':
-        return 'monitor';
+        return t.name === 'profiler.NativeLock' ? 'mutex' : 'monitor';
+      case 'pinned':
+        return 'pinned';
       case 'wait':
       case 'park':
         return 'split';
@@ -75,6 +79,9 @@ export function waitKinds(profile: Profile): Uint8Array {
         return 'sleep';
       case 'io':
         return /Socket/.test(t.name) ? 'socket' : 'file';
+      case 'method':
+      case 'span':
+        return null;
       default:
         return KINDS[t.kind].interval ? 'monitor' : null;
     }

@@ -12,6 +12,7 @@ function part(strings: string[], stackFrames: number[], stackPrefix: number[], s
     threadName: Uint32Array.of(1),
     threadOsId: Float64Array.of(7),
     threadJavaId: Float64Array.of(1),
+    threadVirtual: Uint8Array.of(0),
     frameName: Uint32Array.from(strings.slice(2).map((_, i) => i + 2)),
     frameClass: Uint32Array.from(strings.slice(2).map(() => 0)),
     frameLine: Int32Array.from(strings.slice(2).map(() => -1)),

@@ -90,7 +90,7 @@ export function buildProfile(types: { name: string; kind: EventKind }[], threads
   const fn = Int32Array.from(frameName);
   return {
     strings,
-    threads: { name: threadName, osId: new Float64Array(threads.length), javaId: new Float64Array(threads.length), length: threads.length },
+    threads: { name: threadName, osId: new Float64Array(threads.length), javaId: new Float64Array(threads.length), virtual: new Uint8Array(threads.length), length: threads.length },
     frames: { name: fn, cls: fn, line: new Int32Array(fn.length), bci: new Int32Array(fn.length), kind: new Uint8Array(fn.length).fill(1), length: fn.length },
     stacks: { frame: Int32Array.from(sFrame), prefix: Int32Array.from(sPrefix), length: sFrame.length },
     events: ev,
