@@ -14,6 +14,7 @@ import { collapsedStacks } from '../collapsed';
 import { indexEvents } from '../event-index';
 import { csvField, lineSeries, pageRows, sortRows, tableRows, toArrow, toCsv, type EventRows, type TableColumn } from '../event-table';
 import { compileRegex, eventTest, threadsMatching, type Matcher } from '../filters';
+import { weightModeOf } from '../kinds';
 import { visibleName } from '../names';
 
 const fixtures = resolve(__dirname, '../../../../fixtures');
@@ -178,32 +179,46 @@ describe('events table', () => {
 });
 
 describe('collapsed export', () => {
-  const golden = (type: string) =>
-    gunzipSync(readFileSync(resolve(fixtures, 'expected', `jdk17-profile.jfr.${type}.collapsed.gz`)))
+  const golden = (file: string, type: string) =>
+    gunzipSync(readFileSync(resolve(fixtures, 'expected', `${file}.${type}.collapsed.gz`)))
       .toString('utf8')
       .split('\n')
       .filter(Boolean);
-  it('weighs stacks as the JDK counts them (samples, events), line for line', () => {
-    for (const [type, mode] of [
-      ['jdk.ExecutionSample', 'samples'],
-      ['jdk.NativeMethodSample', 'samples'],
-      ['jdk.ThreadSleep', 'events'],
-      ['jdk.JavaMonitorEnter', 'events'],
+  const example = decodeInNode(new Uint8Array(readFileSync(resolve(fixtures, 'example.jfr'))));
+  const apWall = decodeInNode(new Uint8Array(readFileSync(resolve(fixtures, 'ap-wall.jfr'))));
+  it('weighs stacks as the view weighs them, as the JDK counts them: samples (batched wall-clock samples by their count), events', () => {
+    for (const [file, p, type] of [
+      ['jdk17-profile.jfr', profile, 'jdk.ExecutionSample'],
+      ['jdk17-profile.jfr', profile, 'jdk.NativeMethodSample'],
+      ['example.jfr', example, 'profiler.WallClockSample'],
+      ['ap-wall.jfr', apWall, 'profiler.WallClockSample'],
     ] as const) {
-      const ours = collapsedStacks(profile, typeOf(profile, type), mode).filter((l) => !l.startsWith(' '));
-      expect(ours, type).toEqual(golden(type));
+      const type0 = typeOf(p, type);
+      const mode = weightModeOf(p, type0);
+      expect(mode, type).toBe('samples');
+      const ours = collapsedStacks(p, type0, mode).filter((l) => !l.startsWith(' '));
+      expect(ours, `${file} ${type}`).toEqual(golden(file, type));
     }
   });
   it('weighs waits by their duration in whole microseconds, over the JDK’s stacks', () => {
-    const type = typeOf(profile, 'jdk.ThreadSleep');
-    const byDuration = collapsedStacks(profile, type, 'duration');
-    const stacks = (lines: string[]) => lines.map((l) => l.slice(0, l.lastIndexOf(' ')));
-    expect(stacks(byDuration)).toEqual(stacks(golden('jdk.ThreadSleep')));
-    // Each line's weight is its sleeps' durations summed (in µs): the sleeps the JDK counted on it, each at least the 1 ms it asked.
-    const counts = new Map(golden('jdk.ThreadSleep').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
-    for (const l of byDuration) {
-      const us = Number(l.slice(l.lastIndexOf(' ') + 1));
-      expect(us).toBeGreaterThanOrEqual(counts.get(l.slice(0, l.lastIndexOf(' ')))! * 1000 * 0.9);
+    for (const name of ['jdk.ThreadSleep', 'jdk.JavaMonitorEnter', 'jdk.ThreadPark']) {
+      const type = typeOf(profile, name);
+      expect(weightModeOf(profile, type)).toBe('duration');
+      const byDuration = collapsedStacks(profile, type, 'duration');
+      const stacks = (lines: string[]) => lines.map((l) => l.slice(0, l.lastIndexOf(' ')));
+      expect(stacks(byDuration), name).toEqual(stacks(golden('jdk17-profile.jfr', name)));
+      // Each line's weight is the durations of its events (µs), which the JDK counts there.
+      const e = profile.events;
+      const total = byDuration.reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+      let us = 0;
+      for (let i = 0; i < e.length; i++) if (e.type[i] === type) us += e.duration[i] * 1000;
+      expect(Math.abs(total - us)).toBeLessThanOrEqual(byDuration.length);
     }
+    // A sleep lasts at least the time it asked for (the JDK's `time` field, ms): each line weighs at least that.
+    const sleeps = pageRows(profile, index, typeOf(profile, 'jdk.ThreadSleep'));
+    const asked = sleeps.columns.find((c) => c.key === 'value')!;
+    const askedUs = Array.from(all(sleeps), (r) => asked.num!(r) * 1000).reduce((a, b) => a + b, 0);
+    const total = collapsedStacks(profile, typeOf(profile, 'jdk.ThreadSleep'), 'duration').reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    expect(total).toBeGreaterThanOrEqual(askedUs * 0.99);
   });
 });
