@@ -344,19 +344,26 @@ function numbersOf(v: Vector): Float64Array {
 }
 
 const isInt = (t: DataType) => DataType.isInt(t);
-const isNum = (t: DataType) => DataType.isInt(t) || DataType.isFloat(t) || DataType.isDecimal(t) || DataType.isBool(t);
 
-/** Labels of the units docs/columns.md's type tables carry (column metadata `unit`). */
-const UNIT_OF: Record<string, Unit> = { 'epoch-ns': 'time', ns: 'ms', ms: 'ms', address: 'hex', bytes: 'bytes', percentage: 'fraction' };
+/** The fields every type shares, under the names (and keys) of the page's own columns. */
+const SHARED: Record<string, [string, string]> = {
+  startTime: ['startTime', 'Start'],
+  duration: ['duration', 'Duration'],
+  eventThread: ['thread', 'Thread'],
+  sampledThread: ['thread', 'Thread'],
+  'stackTrace.topFrame': ['stackTop', 'Top frame'],
+};
+const isNum = (t: DataType) => DataType.isInt(t) || DataType.isFloat(t) || DataType.isDecimal(t);
+
+/** The units type tables carry (column metadata `unit`, columns/type-table.ts) as the table's. */
+const UNIT_OF: Record<string, Unit> = { 'ms-since-start': 'time', ms: 'ms', address: 'hex', bytes: 'bytes', percentage: 'fraction' };
 
 /**
- * Every field of a type (an Arrow table as docs/columns.md's "Type tables" describes it: a column
- * per leaf field, `offset` the event's byte offset as the events table's, `unit` in each
- * column's metadata) as table rows, joined to the page's events by offset.
- *
- * Times: a timestamp column (unit `epoch-ns`) is ms since the recording's start when it is
- * floating point (as the page's bridge hands it over), ns since the epoch when it is an
- * integer; a timespan (`ns`) is ms when floating point, ns when an integer.
+ * Every field of a type (a type table, columns/type-table.ts: a column per leaf field, `unit` in
+ * each column's metadata, `offset` the event's byte offset as the events table's) as table rows,
+ * joined to the page's events by offset, in time order. Times are ms since the recording's start
+ * and spans ms already; an integer column with a time unit is read as nanoseconds (since the
+ * epoch for a timestamp) all the same.
  */
 export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTypes): EventRows {
   const n = table.numRows;
@@ -394,9 +401,9 @@ export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTy
   fields.forEach((f, k) => {
     const v = table.getChildAt(k)!;
     const unitName = f.metadata.get('unit') ?? '';
-    if (f.name === 'offset' || f.name === 'stackTrace') return;
+    if (f.name === 'offset' || unitName === 'byte-offset' || f.name === 'stackTrace') return;
     if (isNum(f.type)) {
-      let unit: Unit = UNIT_OF[unitName] ?? (DataType.isBool(f.type) ? 'count' : 'number');
+      let unit: Unit = UNIT_OF[unitName] ?? 'number';
       let values: Float64Array;
       if (unit === 'time') values = msOf(f, v, true);
       else if (unit === 'ms') values = msOf(f, v, false);
@@ -405,14 +412,16 @@ export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTy
       const label = unitName === 'hz' ? `${f.name} (Hz)` : unitName === 'bits' ? `${f.name} (bits)` : f.name;
       if (f.name === 'startTime') start = values;
       if (f.name === 'duration') duration = values;
-      columns.push({ key: f.name, label, unit, num: (r) => values[r], text: (r) => (Number.isNaN(values[r]) ? '' : String(values[r])) });
+      const [key, shown] = SHARED[f.name] ?? [f.name, label];
+      columns.push({ key, label: shown, unit, num: (r) => values[r], text: (r) => (Number.isNaN(values[r]) ? '' : String(values[r])) });
     } else {
       const text = (r: number) => {
         const x = v.get(r);
         return x === null || x === undefined ? '' : String(x);
       };
       if (f.name === 'eventThread' || (f.name === 'sampledThread' && !threadText)) threadText = text;
-      columns.push({ key: f.name, label: f.name, unit: 'text', num: null, text });
+      const [key, shown] = SHARED[f.name] ?? [f.name, f.name];
+      columns.push({ key, label: shown, unit: 'text', num: null, text });
     }
   });
   const s: Float64Array = start ?? new Float64Array(n).fill(NaN);
@@ -426,8 +435,8 @@ export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTy
   for (let r = 0; r < n; r++) thread[r] = event[r] >= 0 ? e.thread[event[r]] : tt ? (threadByName.get(tt(r)) ?? -1) : -1;
   // The page's stacks, where it holds the event, summarised as in its own columns.
   if (t?.hasStack) {
-    const at = columns.findIndex((c) => c.key === 'stackTrace.topFrame');
-    const col: TableColumn = { key: 'stackSummary', label: 'Stack (leaf first)', unit: 'text', num: null, text: (r) => (event[r] >= 0 ? stackSummary(profile, e.stack[event[r]]) : '') };
+    const at = columns.findIndex((c) => c.key === 'stackTop');
+    const col: TableColumn = { key: 'stackTrace', label: 'Stack (leaf first)', unit: 'text', num: null, text: (r) => (event[r] >= 0 ? stackSummary(profile, e.stack[event[r]]) : '') };
     columns.splice(at >= 0 ? at + 1 : columns.length, 0, col);
   }
   // Rows in time order, as the page's own columns are.
