@@ -179,3 +179,37 @@ test('the stack chart of a search worker shows, moment by moment, the frames of 
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, 'stackchart-2-1280');
 });
+
+test('the sandwich from a top-methods row, a comparison row and a link; the stack chart in the dark', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  // A row of Top methods.
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  await page.getByRole('button', { name: `Sandwich of ${METHOD}` }).click();
+  await expect(page.getByRole('tab', { name: 'Sandwich' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('group', { name: `Callers of ${METHOD}` })).toBeVisible();
+  await expect(page.getByText(new RegExp(`^total ${callersOf(METHOD).total} samples \\(`))).toBeVisible();
+  // A row of Compare: a scan window against the rest; its top row's method.
+  await page.getByLabel('Selected range').fill('9.04-10.04');
+  await page.getByLabel('Selected range').press('Enter');
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  const table = page.getByRole('table', { name: 'Methods that changed' });
+  const first = table.getByRole('row').nth(1).getByRole('button').first();
+  const name = (await first.textContent())!;
+  await first.click();
+  await expect(page.getByRole('tab', { name: 'Sandwich' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('group', { name: `Callees of ${name}` })).toBeVisible();
+  await settled(page);
+  // The link reopens the same sandwich.
+  const link = new URL(page.url());
+  expect(link.searchParams.get('method')).toBe(name);
+  expect(link.searchParams.get('view')).toBe('sandwich');
+  await shot(page, 'sandwich-4-from-compare-1280');
+  await page.getByRole('tab', { name: 'Stack chart' }).click();
+  await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByRole('img', { name: /^Stack chart of / })).toBeVisible();
+  await shot(page, 'stackchart-3-dark-1280');
+});

@@ -196,7 +196,7 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
             value={pinned.length > 0 ? pinned[0] : ''}
             onChange={(e) => onPin(e.currentTarget.value ? [e.currentTarget.value] : [])}
           >
-            <option value="">{charts.chosenBy === 'event' ? 'the selected event’s thread' : 'the top lane'}</option>
+            <option value="">{charts.chosenBy === 'event' ? 'the selected event’s thread' : 'the busiest in the window'}</option>
             {[...new Set([...pinned, ...lanes])].map((n) => (
               <option key={n} value={n}>
                 {visibleName(n)}
@@ -205,7 +205,12 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
           </select>
         </label>
         <p className="hint">
-          {charts.chosenBy === 'pinned' ? 'The pinned lanes’ threads' : charts.chosenBy === 'event' ? 'The selected event’s thread' : 'The top lane’s thread'} from{' '}
+          {charts.chosenBy === 'pinned'
+            ? 'The pinned lanes’ threads'
+            : charts.chosenBy === 'event'
+              ? 'The selected event’s thread'
+              : 'The thread with the most matching events'}{' '}
+          from{' '}
           {formatMs(from)} to {formatMs(to)} ({charts.threads.length > 0 ? 'the selected range, else the timeline’s window' : 'nothing to draw'}). A
           sample stands from its time to the thread’s next one, at most its usual gap; waits for their duration. Click a frame to choose its method;
           drag to select a range.

@@ -152,3 +152,20 @@ export function boxAt(chart: StackChart, depth: number, t: number): StackBox | n
   const x = b[lo];
   return x && x.depth === depth && x.start <= t && t <= x.end ? x : null;
 }
+
+/** How many of a thread's drawn events (`cum.match` flags over `cum.list`) start in [from, to] ms. */
+export function matchingIn(profile: Profile, cum: Cumulative, from: number, to: number): number {
+  const { start } = profile.events;
+  const first = (t: number, inclusive: boolean) => {
+    let lo = 0;
+    let hi = cum.list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const v = start[cum.list[mid]];
+      if (v < t || (!inclusive && v === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return cum.match[first(to, false)] - cum.match[first(from, true)];
+}

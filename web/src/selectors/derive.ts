@@ -23,7 +23,7 @@ import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
-import { DEFAULT_INTERVAL_MS, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
+import { DEFAULT_INTERVAL_MS, matchingIn, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
 import { threadTimes, type ThreadTime } from '../profile-logic/threadtime';
 import { covered, waitKinds, waitTracks, type Track, type WaitTracks } from '../profile-logic/waits';
@@ -412,18 +412,20 @@ export interface ThreadStackChart {
 export interface StackCharts {
   /** The time window drawn: the selected range, else the timeline's visible window. */
   window: [number, number];
-  /** Why these threads: pinned lanes, the selected event's thread, or the busiest lane. */
-  chosenBy: 'pinned' | 'event' | 'lane' | 'none';
+  /** Why these threads: pinned lanes, the selected event's thread, or the busiest in the window. */
+  chosenBy: 'pinned' | 'event' | 'busiest' | 'none';
   threads: ThreadStackChart[];
 }
 
 /**
  * The stack charts of the chosen threads: the pinned lanes' threads, else the thread of the
- * selected event, else the top lane's; the selected type's events the filters keep.
+ * selected event, else the thread with the most matching events in the window; the selected
+ * type's events the filters keep.
  */
 export function useStackCharts(profile: Profile, s: ViewState, d: Derived, selectedEvent: number | null, enabled: boolean): StackCharts | null {
   const pinKey = JSON.stringify(s.pinnedThreads);
   const eventThread = selectedEvent !== null && selectedEvent < profile.events.length ? profile.events.thread[selectedEvent] : -1;
+  const [from, to] = s.range ?? s.viewport ?? [0, Math.max(profile.info.durationMs, 1e-9)];
   const chosen = useMemo((): { rows: number[]; by: StackCharts['chosenBy'] } => {
     if (!enabled) return { rows: [], by: 'none' };
     const pinned = JSON.parse(pinKey) as string[];
@@ -435,10 +437,16 @@ export function useStackCharts(profile: Profile, s: ViewState, d: Derived, selec
       if (rows.length > 0) return { rows, by: 'pinned' };
     }
     if (eventThread >= 0 && d.lists.byThread[eventThread]?.length > 0) return { rows: [eventThread], by: 'event' };
-    const top = d.lanes.find((l) => l.matching > 0);
-    return top ? { rows: top.threads.filter((t) => d.lists.byThread[t].length > 0).slice(0, 8), by: 'lane' } : { rows: [], by: 'none' };
-  }, [enabled, pinKey, eventThread, profile, d.lists, d.lanes]);
-  const [from, to] = s.range ?? s.viewport ?? [0, Math.max(profile.info.durationMs, 1e-9)];
+    let best = -1;
+    let most = 0;
+    for (const l of d.lanes) {
+      for (const t of l.threads) {
+        const n = matchingIn(profile, d.cums.byThread[t], from, to);
+        if (n > most) [best, most] = [t, n];
+      }
+    }
+    return best >= 0 ? { rows: [best], by: 'busiest' } : { rows: [], by: 'none' };
+  }, [enabled, pinKey, eventThread, profile, d.lists, d.lanes, d.cums, from, to]);
   return useMemo(() => {
     if (!enabled) return null;
     const { start } = profile.events;

@@ -13,7 +13,7 @@ import { decodeInNode } from '../../engine/node';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, filterLists, flagsOf, type FilterSpec } from '../filters';
 import type { Cumulative } from '../running-counts';
-import { boxAt, samplingInterval, stackChart, type StackChart } from '../stackchart';
+import { boxAt, matchingIn, samplingInterval, stackChart, type StackChart } from '../stackchart';
 import { buildProfile } from './build';
 
 interface Sample {
@@ -162,6 +162,15 @@ describe('stack chart boxes', () => {
       [40, 70],
       [100, 110],
     ]);
+  });
+
+  it('counts a thread’s drawn events starting in a window (the busiest thread is chosen by it)', () => {
+    const cum = cumOf(p, 0, 0, 'other');
+    for (const [a, b] of [[0, 200], [40, 60], [41, 59], [60, 60], [61, 99], [100, 130]]) {
+      let n = 0;
+      for (let i = 0; i < p.events.length; i++) if (p.events.type[i] === 0 && p.events.thread[i] === 0 && pathHas(p, i, 'other') && p.events.start[i] >= a && p.events.start[i] <= b) n++;
+      expect(matchingIn(p, cum, a, b), `${a}-${b}`).toBe(n);
+    }
   });
 
   it('draws waits for their own duration, and only what overlaps the window', () => {
