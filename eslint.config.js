@@ -7,6 +7,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The road of web/src, one way only (STYLE.md):
  *   columns (the contract) ◀ engine          columns ◀ profile-logic (pure) ◀ selectors ◀ components ◀ app
+ *   columns ◀ sql (DuckDB over the page's Arrow tables, Parquet export; like engine, reached from app only)
  * `restrict(dir, ...)` forbids a folder's files to import the folders named.
  */
 const restrict = (dir, ...forbidden) => ({
@@ -36,9 +37,10 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
-  restrict('columns', 'engine', 'profile-logic', 'selectors', 'components', 'app'),
-  restrict('profile-logic', 'engine', 'selectors', 'components', 'app'),
-  restrict('engine', 'profile-logic', 'selectors', 'components', 'app'),
-  restrict('selectors', 'engine', 'components'),
-  restrict('components', 'engine', 'app'),
+  restrict('columns', 'engine', 'sql', 'profile-logic', 'selectors', 'components', 'app'),
+  restrict('profile-logic', 'engine', 'sql', 'selectors', 'components', 'app'),
+  restrict('engine', 'sql', 'profile-logic', 'selectors', 'components', 'app'),
+  restrict('sql', 'engine', 'profile-logic', 'selectors', 'components', 'app'),
+  restrict('selectors', 'engine', 'sql', 'components'),
+  restrict('components', 'engine', 'sql', 'app'),
 );
