@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what jfrscope needs on a fresh Debian 12 machine, skipping what is already there:
 #   Rust target wasm32 + wasm-bindgen-cli (pinned to Cargo.lock), npm packages (npm ci),
+#   a Python venv in .venv with DuckDB and pyarrow (the export's tests read the dataset with them),
 #   and with --browser Debian's chromium for the end-to-end tests, with --fuzz the nightly
 #   toolchain and cargo-fuzz.
 set -euo pipefail
@@ -43,6 +44,16 @@ fi
 if [[ ! -f node_modules/.package-lock.json ]] || ! cmp -s package-lock.json node_modules/.setup-lock; then
   npm ci --no-audit --no-fund
   cp package-lock.json node_modules/.setup-lock
+fi
+
+# DuckDB and pyarrow from PyPI in .venv, for the export's tests (cli/tests/export.py).
+if ! .venv/bin/python -c 'import duckdb, pyarrow' >/dev/null 2>&1; then
+  echo "setup: DuckDB and pyarrow in .venv (PyPI)"
+  if ! python3 -m venv .venv >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv .venv
+  fi
+  .venv/bin/pip install -q --disable-pip-version-check duckdb==2.0.0 pyarrow==26.0.1
 fi
 
 bash wasm/build.sh

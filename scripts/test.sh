@@ -15,6 +15,9 @@ step "cargo test (parser, CLI, golden files against the JDK)"
 cargo build --release
 cargo test --release --workspace --exclude jfrscope-wasm
 
+step "export read back by DuckDB: counts, collapsed stacks by SQL, Parquet = Arrow, damaged files"
+.venv/bin/python cli/tests/export.py target/release/jfrscope
+
 step "cargo clippy"
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --release --workspace --exclude jfrscope-wasm -- -D warnings

@@ -7,6 +7,7 @@
 //! the columns, never the whole file.
 
 mod diff;
+mod export;
 
 use jfrscope_parser::collapse::{self, Weight};
 use jfrscope_parser::{ChunkHeader, EventKind, Options, Pass, Recording};
@@ -22,6 +23,10 @@ const USAGE: &str = r"usage:
   jfrscope diff A.jfr [B.jfr] --event TYPE [--a FROM:TO] [--b FROM:TO] [--self]
                          methods ranked by how their share changed from B to A, as TSV:
                          method, a_count, b_count, a_share, b_share, delta, p_value, score
+  jfrscope export FILE... --out DIR [--format parquet|arrow]
+                         every event of every FILE into one dataset of tables in DIR (empty
+                         or new): events/<type>/, stacks/, frames/, threads/, recordings/
+                         (docs/fleet.md); Parquet by default
 
 FILE may be .jfr or .jfr.gz. Output goes to stdout; notes and errors to stderr.
 collapse escapes frame names so a name cannot forge a line or a frame or reach the terminal:
@@ -36,7 +41,10 @@ diff: ranges are seconds since each recording's start, an event in a range when 
   counts the events whose stack holds it (--self: whose top frame it is). p_value: two-sided
   exact binomial test of a_count out of a_count + b_count against the sides' totals (as the web
   page's Compare tab). score = delta * (1 - p_value); rows by score. Fewer than 20 events on a
-  side: no rows, a note on stderr, exit status 1.";
+  side: no rows, a note on stderr, exit status 1.
+export: a damaged FILE gives the rows that could be read; stderr says what was lost and the
+  exit status is 1. Ids (thread, stack, frame) number rows within one recording: join on them
+  with `recording`.";
 
 struct Args {
     cmd: String,
@@ -55,6 +63,10 @@ struct Args {
     range_a: Option<(f64, f64)>,
     range_b: Option<(f64, f64)>,
     self_time: bool,
+    /// export: every FILE after the first, the output folder and the format.
+    more_files: Vec<String>,
+    out: Option<String>,
+    format: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -79,6 +91,9 @@ fn parse_args() -> Result<Args, String> {
         range_a: None,
         range_b: None,
         self_time: false,
+        more_files: Vec::new(),
+        out: None,
+        format: None,
     };
     let range = |s: Option<String>, what: &str| -> Result<Option<(f64, f64)>, String> {
         let s = s.ok_or(format!("{what} needs FROM:TO (seconds)"))?;
@@ -109,6 +124,8 @@ fn parse_args() -> Result<Args, String> {
             "--a" => a.range_a = range(it.next(), "--a")?,
             "--b" => a.range_b = range(it.next(), "--b")?,
             "--self" => a.self_time = true,
+            "--out" => a.out = Some(it.next().ok_or("--out needs a folder")?),
+            "--format" => a.format = Some(it.next().ok_or("--format needs parquet or arrow")?),
             "--weight" => {
                 let w = it.next().ok_or("--weight needs bytes, samples or events")?;
                 if !["bytes", "samples", "events"].contains(&w.as_str()) {
@@ -119,6 +136,7 @@ fn parse_args() -> Result<Args, String> {
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s if a.file.is_empty() => a.file = s.to_string(),
             s if a.cmd == "diff" && a.file_b.is_none() => a.file_b = Some(s.to_string()),
+            s if a.cmd == "export" => a.more_files.push(s.to_string()),
             s => return Err(format!("unexpected argument {s}")),
         }
     }
@@ -157,11 +175,25 @@ impl<R: Read> Read for Counted<R> {
 }
 
 /// [`load`], also handing each chunk's bytes to `each(bytes, header, index, rec)`.
+fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeader, usize, &mut Recording)) -> io::Result<Recording> {
+    let mut rec = Recording::default();
+    read_chunks(path, &mut rec, |bytes, header, index, rec| {
+        each(bytes, &header, index, rec);
+        jfrscope_parser::parse_chunk_bytes(bytes, header, index, opts, rec);
+    })?;
+    Ok(rec)
+}
+
+/// Read `path` (.jfr or .jfr.gz) chunk by chunk into a reused buffer, calling
+/// `chunk(bytes, header, index, rec)` for each: the chunk's bytes (fewer than its header says
+/// when the file is cut; a truncation error is in `rec.errors` before the call). A header that
+/// cannot be read ends the walk with its error in `rec.errors`; I/O errors end it with `Err`,
+/// leaving in `rec` what the chunks before it gave.
 ///
 /// Memory holds the bytes the file really has: a chunk is read as its bytes arrive (never
 /// allocated at the size its header claims), and gzip input that inflates past
 /// [`MAX_INFLATE_RATIO`] times its compressed size is refused with both sizes named.
-fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeader, usize, &mut Recording)) -> io::Result<Recording> {
+pub(crate) fn read_chunks(path: &str, rec: &mut Recording, mut chunk: impl FnMut(&[u8], ChunkHeader, usize, &mut Recording)) -> io::Result<()> {
     let f = std::fs::File::open(path)?;
     let compressed = std::rc::Rc::new(std::cell::Cell::new(0u64));
     let gz = path.ends_with(".gz");
@@ -171,7 +203,6 @@ fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeade
     } else {
         Box::new(io::BufReader::with_capacity(1 << 20, f))
     };
-    let mut rec = Recording::default();
     let mut buf: Vec<u8> = Vec::new();
     let mut offset = 0u64;
     let mut index = 0usize;
@@ -213,15 +244,14 @@ fn load_with(path: &str, opts: &Options, mut each: impl FnMut(&[u8], &ChunkHeade
             );
             rec.errors.push(e.in_chunk(index));
         }
-        each(&buf, &header, index, &mut rec);
-        jfrscope_parser::parse_chunk_bytes(&buf, header, index, opts, &mut rec);
+        chunk(&buf, header, index, rec);
         if !complete {
             break;
         }
         offset += want as u64;
         index += 1;
     }
-    Ok(rec)
+    Ok(())
 }
 
 fn read_up_to(src: &mut dyn Read, buf: &mut Vec<u8>, n: usize) -> io::Result<usize> {
@@ -230,7 +260,7 @@ fn read_up_to(src: &mut dyn Read, buf: &mut Vec<u8>, n: usize) -> io::Result<usi
     Ok(buf.len() - before)
 }
 
-fn report_errors(path: &str, rec: &Recording) {
+pub(crate) fn report_errors(path: &str, rec: &Recording) {
     for e in &rec.errors {
         eprintln!("jfrscope: {path}: {e}");
     }
@@ -488,6 +518,47 @@ fn diff_cmd(a: &Args) -> Result<bool, String> {
     Ok(ok)
 }
 
+fn export_cmd(a: &Args) -> Result<bool, String> {
+    let out = a.out.as_deref().ok_or("export needs --out DIR")?;
+    let format = export::Format::parse(a.format.as_deref().unwrap_or("parquet"))?;
+    let files: Vec<&str> = std::iter::once(a.file.as_str()).chain(a.more_files.iter().map(String::as_str)).collect();
+    // Every input must open before anything is written.
+    for f in &files {
+        std::fs::File::open(f).map_err(|e| format!("{f}: {e}"))?;
+    }
+    let mut x = export::Exporter::create(std::path::Path::new(out), format)?;
+    let mut ok = true;
+    let (mut rows, mut recordings) = (0u64, 0usize);
+    for f in &files {
+        let o = x.add(f)?;
+        rows += o.rows;
+        recordings += 1;
+        if o.errors.is_empty() && o.short.is_empty() {
+            continue;
+        }
+        ok = false;
+        // report_errors told the recording's own errors; an I/O error ending the read is last.
+        for (ty, counted, written) in &o.short {
+            eprintln!("jfrscope: {f}: {ty}: {written} of {counted} event(s) counted in the chunks read were exported");
+        }
+        if o.stacks_lost > 0 {
+            eprintln!(
+                "jfrscope: {f}: {} event(s) lost their stacks (the file is cut before a chunk's constant pools): stack is null, stack_lost true",
+                o.stacks_lost
+            );
+        }
+        eprintln!(
+            "jfrscope: {f}: damaged: exported {} of {} event(s) counted in the chunks that could be read; events past the damage are lost ({} error(s), in recordings.errors)",
+            o.rows,
+            o.counted,
+            o.errors.len()
+        );
+    }
+    let types = x.finish()?;
+    eprintln!("jfrscope: {out}: {recordings} recording(s), {rows} event(s) in {types} event table(s)");
+    Ok(ok)
+}
+
 fn main() -> ExitCode {
     let a = match parse_args() {
         Ok(a) => a,
@@ -504,6 +575,7 @@ fn main() -> ExitCode {
         "collapse" => collapse_cmd(&a),
         "print" => print_cmd(&a),
         "diff" => diff_cmd(&a),
+        "export" => export_cmd(&a),
         c => Err(format!("unknown command {c:?}")),
     };
     match r {
