@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { Table } from 'apache-arrow';
 import { columnUnit, typeTableErrors } from '../../columns/type-table';
 import { decodeInNode, typeTableInNode } from '../node';
+import { arrowRows } from '../../profile-logic/event-table';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'target/release/jfrscope');
@@ -139,6 +140,19 @@ describe('type tables against the JDK and the events table', () => {
     expect(String(m.getChild('stackTrace.topFrame')!.get(0))).toMatch(/\./);
     const cpu = await typeTableInNode(new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-profile.jfr'))), 'jdk.CPULoad');
     expect([String(cpu.getChild('jvmUser')!.type), columnUnit(cpu, 'jvmUser')]).toEqual(['Float64', 'percentage']);
+  });
+});
+
+describe('the events view reads a type table', () => {
+  it('rows join the page events by offset, with their times', async () => {
+    const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-profile.jfr')));
+    const profile = decodeInNode(bytes, 1);
+    const type = profile.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorEnter');
+    const rows = arrowRows(profile, await typeTableInNode(bytes, 'jdk.JavaMonitorEnter', 2), type);
+    expect(rows.length).toBe(profile.eventTypes[type].count);
+    expect(Array.from(rows.event).every((e) => e >= 0)).toBe(true);
+    expect(rows.columns.find((c) => c.key === 'startTime')?.unit).toBe('time');
+    for (let r = 0; r < rows.length; r++) expect(rows.start[r]).toBe(profile.events.start[rows.event[r]]);
   });
 });
 
