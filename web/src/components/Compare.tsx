@@ -12,6 +12,7 @@ import type { Comparison, OtherSide } from '../selectors/derive';
 import type { OtherIntents, OtherValues, ViewIntents, ViewValues } from './intents';
 import { FlameGraph } from './FlameGraph';
 import { Segmented } from './Tables';
+import { RowCap } from './RowCap';
 
 interface Props {
   comparison: Comparison | null;
@@ -232,9 +233,11 @@ interface Column {
   title: string;
 }
 
+const RISE_ROWS = 300;
+
 function RisesTable({ names, rises, totals, measure, level, mode, on }: { names: readonly string[]; rises: Rise[]; totals: Totals; measure: Measure; level: number; mode: WeightMode; on: ViewIntents }) {
   const [sort, setSort] = useState<{ key: RiseKey; descending: boolean }>({ key: 'score', descending: true });
-  const rows = useMemo(() => sortRises(rises, sort.key, measure, sort.descending, (n) => names[n]).slice(0, 300), [rises, sort, measure, names]);
+  const rows = useMemo(() => sortRises(rises, sort.key, measure, sort.descending, (n) => names[n]).slice(0, RISE_ROWS), [rises, sort, measure, names]);
   const maxDelta = rows.reduce((m, r) => Math.max(m, Math.abs(r[measure].delta)), 0) || 1;
   const unit = countLike(mode) ? noun(mode) : mode === 'bytes' ? 'bytes; events' : 'ms; events';
   const tested = countLike(mode)
@@ -258,54 +261,57 @@ function RisesTable({ names, rises, totals, measure, level, mode, on }: { names:
     return countLike(mode) ? formatCount(w) : `${formatWeight(w, mode)}; ${formatCount(n)}`;
   };
   return (
-    <table className="grid" aria-label="Methods that changed">
-      <thead>
-        <tr>
-          {columns.map((c) => {
-            const active = sort.key === c.key;
+    <>
+      <table className="grid" aria-label="Methods that changed">
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const active = sort.key === c.key;
+              return (
+                <th key={c.key} className={c.key === 'name' ? undefined : 'num'} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+                  <button type="button" className="link sort" onClick={() => click(c.key)} title={c.title}>
+                    {c.label}
+                    {active ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                  </button>
+                </th>
+              );
+            })}
+            <th className="delta-col" aria-hidden="true" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const c = r[measure];
+            const dir = direction(c, level);
+            const cls = dir > 0 ? 'up' : dir < 0 ? 'down' : 'ns';
+            const grey = dir === 0 ? { color: '#868e96' } : undefined;
             return (
-              <th key={c.key} className={c.key === 'name' ? undefined : 'num'} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-                <button type="button" className="link sort" onClick={() => click(c.key)} title={c.title}>
-                  {c.label}
-                  {active ? (sort.descending ? ' ▾' : ' ▴') : ''}
-                </button>
-              </th>
+              <tr key={r.name}>
+                <td className="name">
+                  <button type="button" className="link" title="Its callers and callees as flame graphs (the sandwich)" onClick={() => on.onSandwich(names[r.name])}>
+                    {names[r.name]}
+                  </button>
+                </td>
+                <td className="num">{amount(c, 'a')}</td>
+                <td className="num">{amount(c, 'b')}</td>
+                <td className="num">{pct(c.share)}</td>
+                <td className="num">{pct(c.baseShare)}</td>
+                <td className={`num ${cls}`} style={grey}>
+                  {points(c.delta)}
+                </td>
+                <td className={`num ${cls}`} style={grey}>
+                  {formatP(c.p)}
+                </td>
+                <td className="num">{(c.score * 100).toFixed(1)}</td>
+                <td className="delta-col" aria-hidden="true">
+                  {dir !== 0 && <span className={cls} style={{ width: `${(50 * Math.abs(c.delta)) / maxDelta}%`, [c.delta > 0 ? 'left' : 'right']: '50%' }} />}
+                </td>
+              </tr>
             );
           })}
-          <th className="delta-col" aria-hidden="true" />
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => {
-          const c = r[measure];
-          const dir = direction(c, level);
-          const cls = dir > 0 ? 'up' : dir < 0 ? 'down' : 'ns';
-          const grey = dir === 0 ? { color: '#868e96' } : undefined;
-          return (
-            <tr key={r.name}>
-              <td className="name">
-                <button type="button" className="link" title="Its callers and callees as flame graphs (the sandwich)" onClick={() => on.onSandwich(names[r.name])}>
-                  {names[r.name]}
-                </button>
-              </td>
-              <td className="num">{amount(c, 'a')}</td>
-              <td className="num">{amount(c, 'b')}</td>
-              <td className="num">{pct(c.share)}</td>
-              <td className="num">{pct(c.baseShare)}</td>
-              <td className={`num ${cls}`} style={grey}>
-                {points(c.delta)}
-              </td>
-              <td className={`num ${cls}`} style={grey}>
-                {formatP(c.p)}
-              </td>
-              <td className="num">{(c.score * 100).toFixed(1)}</td>
-              <td className="delta-col" aria-hidden="true">
-                {dir !== 0 && <span className={cls} style={{ width: `${(50 * Math.abs(c.delta)) / maxDelta}%`, [c.delta > 0 ? 'left' : 'right']: '50%' }} />}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+        </tbody>
+      </table>
+      <RowCap shown={rows.length} total={rises.length} noun="methods" order="as sorted" />
+    </>
   );
 }

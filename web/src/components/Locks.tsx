@@ -8,6 +8,7 @@ import type { Burst, LockRow } from '../profile-logic/locks';
 import { formatMs } from '../profile-logic/format';
 import type { BurstDetail } from '../selectors/derive';
 import { FlameGraph } from './FlameGraph';
+import { RowCap } from './RowCap';
 
 interface Props {
   profile: Profile;
@@ -96,9 +97,19 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst 
                   </tr>
                 );
               }),
+              ...(r.bursts.length > 30
+                ? [
+                    <tr key={`${r.kind}:${r.cls}:${r.address}:more`} className="burst">
+                      <td className="name hint" colSpan={7}>
+                        … the first 30 of its {r.bursts.length} bursts shown: select a range to see the others
+                      </td>
+                    </tr>,
+                  ]
+                : []),
             ])}
           </tbody>
         </table>
+        <RowCap shown={Math.min(rows.length, 200)} total={rows.length} noun="monitors and locks" order="as listed" />
       </div>
       {detail && (
         <div className="locks-detail">

@@ -12,6 +12,7 @@ import type { ThreadTime } from '../profile-logic/threadtime';
 import { covered, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import type { Derived } from '../selectors/derive';
 import type { ViewIntents, ViewValues } from './intents';
+import { RowCap } from './RowCap';
 
 interface Props {
   profile: Profile;
@@ -20,46 +21,53 @@ interface Props {
   on: ViewIntents;
 }
 
+const METHOD_ROWS = 300;
+const SUBJECT_ROWS = 500;
+const THREAD_ROWS = 1000;
+
 export function MethodsTable({ profile, derived, state, on }: Props) {
-  const rows = (state.methodSort === 'self' ? [...derived.methods].sort((a, b) => b.self - a.self || b.total - a.total) : derived.methods).slice(0, 300);
+  const rows = (state.methodSort === 'self' ? [...derived.methods].sort((a, b) => b.self - a.self || b.total - a.total) : derived.methods).slice(0, METHOD_ROWS);
   const total = derived.totalWeight;
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
   const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
   const choose = (name: string) => on.onChooseMethod(name === state.selectedMethod ? null : name);
   return (
     <div className="methods">
-      <table aria-label="Top methods" className="grid">
-        <thead>
-          <tr>
-            <th>Method</th>
-            <SortHeader label="Self" active={state.methodSort === 'self'} onClick={() => on.onSortMethods('self')} />
-            <th className="num">Self %</th>
-            <SortHeader label="Total" active={state.methodSort === 'total'} onClick={() => on.onSortMethods('total')} />
-            <th className="num">Total %</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => {
-            const name = profile.strings[r.name];
-            return (
-              <tr key={r.name} className={name === state.selectedMethod ? 'selected' : ''} onClick={() => choose(name)}>
-                <td className="name">
-                  <button type="button" className="link" onClick={(e) => (e.stopPropagation(), choose(name))}>
-                    {visibleName(name)}
-                  </button>
-                  <button type="button" className="link sandwich-link" aria-label={`Sandwich of ${visibleName(name)}`} title="Its callers and callees as flame graphs (the sandwich)" onClick={(e) => (e.stopPropagation(), on.onSandwich(name))}>
-                    ⇅
-                  </button>
-                </td>
-                <td className="num">{formatWeight(r.self, derived.weightMode)}</td>
-                <td className="num">{formatPercent(r.self, total)}</td>
-                <td className="num">{formatWeight(r.total, derived.weightMode)}</td>
-                <td className="num">{formatPercent(r.total, total)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div>
+        <table aria-label="Top methods" className="grid">
+          <thead>
+            <tr>
+              <th>Method</th>
+              <SortHeader label="Self" active={state.methodSort === 'self'} onClick={() => on.onSortMethods('self')} />
+              <th className="num">Self %</th>
+              <SortHeader label="Total" active={state.methodSort === 'total'} onClick={() => on.onSortMethods('total')} />
+              <th className="num">Total %</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const name = profile.strings[r.name];
+              return (
+                <tr key={r.name} className={name === state.selectedMethod ? 'selected' : ''} onClick={() => choose(name)}>
+                  <td className="name">
+                    <button type="button" className="link" onClick={(e) => (e.stopPropagation(), choose(name))}>
+                      {visibleName(name)}
+                    </button>
+                    <button type="button" className="link sandwich-link" aria-label={`Sandwich of ${visibleName(name)}`} title="Its callers and callees as flame graphs (the sandwich)" onClick={(e) => (e.stopPropagation(), on.onSandwich(name))}>
+                      ⇅
+                    </button>
+                  </td>
+                  <td className="num">{formatWeight(r.self, derived.weightMode)}</td>
+                  <td className="num">{formatPercent(r.self, total)}</td>
+                  <td className="num">{formatWeight(r.total, derived.weightMode)}</td>
+                  <td className="num">{formatPercent(r.total, total)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <RowCap shown={rows.length} total={derived.methods.length} noun="methods" order={`by ${state.methodSort} weight`} />
+      </div>
       {sw && state.selectedMethod && (
         <section className="sandwich" aria-label="Callers and callees">
           <h3>{visibleName(state.selectedMethod)}</h3>
@@ -166,7 +174,7 @@ export function SubjectsTable({ profile, derived, state, on, heading, rows }: Pr
           </tr>
         </thead>
         <tbody>
-          {rows.slice(0, 500).map((r) => {
+          {rows.slice(0, SUBJECT_ROWS).map((r) => {
             const re = r.subject >= 0 ? rowFilter(r, profile.strings[r.subject]) : '';
             const chosen = re !== '' && state.subjectFilter === re;
             return (
@@ -189,6 +197,7 @@ export function SubjectsTable({ profile, derived, state, on, heading, rows }: Pr
           })}
         </tbody>
       </table>
+      <RowCap shown={Math.min(rows.length, SUBJECT_ROWS)} total={rows.length} noun="subjects" order="heaviest first" />
     </div>
   );
 }
@@ -229,7 +238,7 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
           </tr>
         </thead>
         <tbody>
-          {rows.slice(0, 1000).map((r) => {
+          {rows.slice(0, THREAD_ROWS).map((r) => {
             const name = profile.strings[profile.threads.name[r.thread]];
             const chosen = state.threadFilter === `^${escapeRegex(name)}$`;
             return (
@@ -251,6 +260,7 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
           })}
         </tbody>
       </table>
+      <RowCap shown={Math.min(rows.length, THREAD_ROWS)} total={rows.length} noun="threads" order="most blocked first" />
     </div>
   );
 }
