@@ -4,6 +4,7 @@
  * Truth: the JDK's own reading, the collapsed stacks of fixtures/expected/ (RecordingFile) and
  * `jfr print --json` of the samples.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -39,6 +40,12 @@ async function focusLine(page: Page, graph: string): Promise<{ name: string; tot
   const m = /^(.*?) · total ([\d,]+) samples/.exec(text);
   expect(m, `a frame is focused: ${text}`).not.toBeNull();
   return { name: m![1], total: Number(m![2].replace(/,/g, '')) };
+}
+
+/** Violations of impact serious or critical (axe-core), as the a11y spec reads them. */
+async function grave(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Press Tab until the element is focused (as a keyboard user reaches it). */
@@ -207,9 +214,27 @@ test('the sandwich from a top-methods row, a comparison row and a link; the stac
   expect(link.searchParams.get('method')).toBe(name);
   expect(link.searchParams.get('view')).toBe('sandwich');
   await shot(page, 'sandwich-4-from-compare-1280');
+  // The frame menu, opened from the keyboard on a focused frame, and the sandwich: accessible.
+  const callees = page.getByRole('group', { name: `Callees of ${name}` });
+  await tabTo(page, callees);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  expect(await grave(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(callees).toBeFocused();
   await page.getByRole('tab', { name: 'Stack chart' }).click();
   await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(page.getByRole('img', { name: /^Stack chart of / })).toBeVisible();
   await shot(page, 'stackchart-3-dark-1280');
+  expect(await grave(page)).toEqual([]);
+  // The sheet of keys lists the flame graph's.
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toContainText('the focused method’s sandwich');
+  await expect(sheet).toContainText('zoom into the focused frame');
 });

@@ -367,6 +367,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                     {state.selectedMethod} · callers &amp; callees →
                   </button>
                 )}
+                <span className="hint keys-hint">Focus the graph: ↑ ↓ ← → walk, Enter zooms, S the sandwich</span>
                 <span className="legend" aria-label="Frame colours">
                   {FRAME_KIND_NAME.map((n, k) => (
                     <span key={n}>

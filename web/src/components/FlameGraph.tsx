@@ -290,9 +290,9 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       <div ref={el} />
       {tree.value <= 0 && <p className="empty">Nothing selected: no event of this type passes the filters in this range.</p>}
       {tree.value > 0 && (
-        <p className="flame-focus" aria-live="polite" aria-label={`${label}: focused frame`}>
-          {focusText || 'Focus the graph (Tab or a click) to walk it: ↑ ↓ ← → move, Enter zooms, Escape zooms out' + (onSandwich ? ', S opens the sandwich' : '')}
-        </p>
+        <div className="flame-focus" role="note" aria-live="polite" aria-label={`${label}: focused frame`}>
+          {focusText}
+        </div>
       )}
       {menu && (
         <div ref={menuEl} className="flame-menu" role="menu" aria-label={`Frame ${visibleName(menu.node.data.name)}`} style={{ left: menu.x, top: menu.y }}>
