@@ -154,9 +154,9 @@ export function App() {
               <dt>Pan</dt>
               <dd>drag the time axis, shift+drag, shift+wheel, or ← →</dd>
               <dt>Keys</dt>
-              <dd>0 whole recording · Enter select the visible window · ] and [ next and previous spike of matching events · Esc clear the selection</dd>
+              <dd>0 whole recording · Enter select the visible window · ] and [ next and previous spike of matching events · ↑ ↓ choose a lane, ← → its events, Enter opens one · Esc clear the selection · ? every key</dd>
               <dt>Threads</dt>
-              <dd>right-click a lane name to hide it, or use the Threads menu</dd>
+              <dd>right-click a lane name (or p and h on the chosen lane) to pin it to the top or hide it, or use the Threads menu</dd>
               <dt>Details</dt>
               <dd>click a sample or a bar for its full stack and fields; click a frame to zoom the flame graph</dd>
             </dl>

@@ -138,6 +138,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         spellCheck={false}
         autoComplete="off"
         onChange={(e) => set({ [key]: e.currentTarget.value } as Partial<ViewState>)}
+        // Enter: done typing, on to the lanes (the timeline's keys).
+        onKeyDown={(e) => e.key === 'Enter' && document.querySelector<HTMLElement>('.timeline .lanes')?.focus()}
       />
     </label>
   );
@@ -160,6 +162,44 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ['events', 'Events table'],
     ['recording', 'Recording'],
   ];
+  // ← → (Home, End) on a tab open the neighbouring view and move the focus with it.
+  const onTabKey = (ev: React.KeyboardEvent<HTMLButtonElement>) => {
+    const tabs = [...(ev.currentTarget.parentElement?.querySelectorAll<HTMLButtonElement>('[role="tab"]') ?? [])];
+    const at = tabs.indexOf(ev.currentTarget);
+    const k = ev.key === 'ArrowRight' ? at + 1 : ev.key === 'ArrowLeft' ? at - 1 : ev.key === 'Home' ? 0 : ev.key === 'End' ? tabs.length - 1 : null;
+    if (k === null || !views[(k + views.length) % views.length]) return;
+    ev.preventDefault();
+    const next = (k + views.length) % views.length;
+    set({ view: views[next][0] });
+    tabs[next]?.focus();
+  };
+  // Keys anywhere but in a text field: 1–9 open the views in their tabs' order, / goes to the
+  // stack filter, t to the lanes.
+  const viewsRef = useRef(views);
+  viewsRef.current = views;
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      const t = ev.target as HTMLElement | null;
+      if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      // Text is typed into fields (a file input, a checkbox or a button takes no text).
+      const typing = t && (t.isContentEditable || /^(TEXTAREA|SELECT)$/.test(t.tagName) || (t instanceof HTMLInputElement && !/^(file|checkbox|radio|button|submit|reset|range|color)$/.test(t.type)));
+      if (typing || t?.closest('[role="dialog"], [role="menu"]')) return;
+      if (/^[1-9]$/.test(ev.key)) {
+        const v = viewsRef.current[Number(ev.key) - 1];
+        if (!v) return;
+        ev.preventDefault();
+        dispatch({ type: 'set', patch: { view: v[0] } });
+      } else if (ev.key === '/') {
+        ev.preventDefault();
+        document.querySelector<HTMLInputElement>('input[aria-label="Stack filter"]')?.focus();
+      } else if (ev.key === 't' || ev.key === 'T') {
+        ev.preventDefault();
+        document.querySelector<HTMLElement>('.timeline .lanes')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [dispatch]);
   const gcCount = d.gc.length;
   const kindsPresent = useMemo(() => WAIT_KINDS.filter((k) => d.waits[k].some((tr) => tr.start.length > 0)), [d.waits]);
   const toggleLayer = (layer: string) =>
@@ -336,6 +376,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         onSelectRange={(range) => set({ range })}
         onViewport={(viewport) => set({ viewport })}
         onHideThreads={(threads) => dispatch({ type: 'hideThreads', threads })}
+        pinned={state.pinnedThreads}
+        onPin={(names, pin) => set({ pinnedThreads: pin ? [...state.pinnedThreads, ...names.filter((n) => !state.pinnedThreads.includes(n))] : state.pinnedThreads.filter((n) => !names.includes(n)) })}
         onStepSpike={goSpike}
         share={split}
       />
@@ -345,7 +387,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
           <nav aria-label="Views">
             <div role="tablist" aria-label="Views" className="tabs">
               {views.map(([v, label]) => (
-                <button key={v} role="tab" type="button" aria-selected={state.view === v} onClick={() => set({ view: v })}>
+                <button key={v} role="tab" type="button" aria-selected={state.view === v} onClick={() => set({ view: v })} onKeyDown={onTabKey}>
                   {label}
                 </button>
               ))}

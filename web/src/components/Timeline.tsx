@@ -30,6 +30,7 @@ import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
 import { threadsWaiting, WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
 import { AXIS_TOP, HEAD_H, HIST_H, LABEL_MAX, LABEL_MIN, LANE_H, context, useLabelWidth, useSize } from './timeline/geometry';
 import { eventAt as hitTest } from './timeline/hit';
+import { stepEvent } from '../profile-logic/stepping';
 import { THEME } from './colors';
 import { useThemeName } from './useTheme';
 
@@ -49,6 +50,9 @@ interface Props {
   /** The visible window; null: the whole recording. */
   onViewport: (viewport: [number, number] | null) => void;
   onHideThreads: (names: string[]) => void;
+  /** Threads pinned on top (the link's `pin`), and pinning or unpinning a lane's threads. */
+  pinned: readonly string[];
+  onPin: (names: string[], pin: boolean) => void;
   /** Select the next (1) or previous (-1) spike. */
   onStepSpike: (dir: 1 | -1) => void;
   /** The timeline's share of the height it splits with the views (Split.tsx); its lanes fill what the head leaves. */
@@ -61,6 +65,19 @@ interface Hover {
   lines: string[];
 }
 
+/** The keyboard's place on the lanes: a lane (by its first thread row) and an event on it. */
+interface Cursor {
+  thread: number;
+  event: number | null;
+}
+
+/** The lane menu (right-click on a name, or the context-menu key): where, and for which lane. */
+interface LaneMenu {
+  thread: number;
+  x: number;
+  y: number;
+}
+
 interface Drag {
   x0: number;
   x1: number;
@@ -68,7 +85,7 @@ interface Drag {
   vp0: [number, number];
 }
 
-export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, onStepSpike, share }: Props) {
+export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, pinned, onPin, onStepSpike, share }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLCanvasElement>(null);
   const body = useRef<HTMLCanvasElement>(null);
@@ -82,6 +99,21 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const palette = THEME(useThemeName());
   const [labelW, setLabelW] = useLabelWidth();
   const [resizing, setResizing] = useState(false);
+  const [cursor, setCursor] = useState<Cursor | null>(null);
+  const [menu, setMenu] = useState<LaneMenu | null>(null);
+  const menuEl = useRef<HTMLDivElement>(null);
+  // The keyboard's lane, found again by its thread when lanes reorder; -1 when gone or none.
+  const cursorLane = useMemo(() => (cursor ? derived.lanes.findIndex((l) => l.threads.includes(cursor.thread)) : -1), [cursor, derived.lanes]);
+  const pinnedKey = pinned.join('\u0000');
+  const nameOf = useCallback((t: number) => profile.strings[profile.threads.name[t]], [profile]);
+  const pinnedLanes = useMemo(() => {
+    const set = new Set(pinnedKey ? pinnedKey.split('\u0000') : []);
+    const out = new Set<number>();
+    derived.lanes.forEach((l, k) => {
+      if (l.threads.some((t) => set.has(nameOf(t)))) out.add(k);
+    });
+    return out;
+  }, [derived.lanes, pinnedKey, nameOf]);
   const duration = Math.max(profile.info.durationMs, 1);
   // Epoch ms of the recording's start when times read as the clock, else null.
   const clock = clockOn ? profile.info.startMs : null;
@@ -172,6 +204,9 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         intervals: derived.intervals,
         hasStates,
         selectedEvent,
+        cursorLane,
+        cursorEvent: cursorLane >= 0 ? (cursor?.event ?? null) : null,
+        pinnedLanes,
         kinds: derived.kinds,
         hidden,
         waits: derived.waits,
@@ -180,7 +215,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       },
       pool.current,
     );
-  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden]);
+  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursor, pinnedLanes]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
@@ -318,7 +353,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const lane = inBody ? derived.lanes[Math.floor((y + scrollTop) / LANE_H)] : undefined;
       setHover(
         lane
-          ? { x: ev.clientX, y: ev.clientY, lines: [lane.label, `${formatCount(lane.matching)} of ${formatCount(lane.count)} matching`, 'right-click: hide'] }
+          ? { x: ev.clientX, y: ev.clientY, lines: [lane.label, `${formatCount(lane.matching)} of ${formatCount(lane.count)} matching`, 'right-click: pin to the top, hide'] }
           : null,
       );
     } else if (inBody) {
@@ -370,25 +405,121 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     if (x < labelW && lane) {
       ev.preventDefault();
       setHover(null);
-      onHideThreads(lane.threads.map((t) => profile.strings[profile.threads.name[t]]));
+      const box = wrap.current!.getBoundingClientRect();
+      setMenu({ thread: lane.threads[0], x: ev.clientX - box.left, y: ev.clientY - box.top });
     }
   };
+  const laneNames = (k: number) => derived.lanes[k].threads.map(nameOf);
+  /** Bring lane k into the scrolled view. */
+  const reveal = (k: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    if (k * LANE_H < el.scrollTop) el.scrollTop = k * LANE_H;
+    else if ((k + 1) * LANE_H > el.scrollTop + el.clientHeight) el.scrollTop = (k + 1) * LANE_H - el.clientHeight;
+  };
+  const togglePin = (k: number) => {
+    const names = laneNames(k);
+    onPin(names, !pinnedLanes.has(k));
+  };
+  const hideLane = (k: number) => {
+    const lanes = derived.lanes;
+    // The keyboard stays on the lane that takes its place (or the one above the last).
+    const next = lanes[k + 1] ?? lanes[k - 1];
+    setCursor(next ? { thread: next.threads[0], event: null } : null);
+    onHideThreads(laneNames(k));
+  };
+  /** The previous or next matching event of the selected type on the keyboard's lane. */
+  const stepOnLane = (dir: 1 | -1) => {
+    const lane = derived.lanes[cursorLane];
+    if (!lane || !cursor) return;
+    const e = profile.events;
+    const from =
+      cursor.event !== null && cursor.event < e.length
+        ? { t: e.start[cursor.event], event: cursor.event }
+        : { t: dir === 1 ? (range?.[0] ?? vp[0]) : (range?.[1] ?? vp[1]), event: null };
+    const lists = lane.threads.map((t) => derived.cums.byThread[t]).filter((c) => c !== undefined);
+    const next = stepEvent(profile, lists, from, dir);
+    if (next === null) return;
+    setCursor({ thread: cursor.thread, event: next });
+    const a = e.start[next];
+    const b = a + e.duration[next];
+    if (a < vp[0] || b > vp[1]) {
+      const span = Math.max(vp[1] - vp[0], (b - a) * 1.5);
+      setViewport((a + b) / 2 - span / 2, (a + b) / 2 + span / 2);
+    }
+  };
+  /** A range around the keyboard's event: the spike that holds it, or the event with a margin. */
+  const selectAround = () => {
+    const i = cursor?.event;
+    if (i === null || i === undefined || cursorLane < 0) return;
+    const e = profile.events;
+    const a = e.start[i];
+    const b = a + e.duration[i];
+    const spike = derived.spikes.find(([x, y]) => x <= a && a <= y);
+    const pad = Math.max((vp[1] - vp[0]) * 0.02, e.duration[i] * 0.5);
+    onSelectRange(spike ? [spike[0], spike[1]] : [Math.max(0, a - pad), Math.min(duration, b + pad)]);
+  };
+  const openMenuByKey = () => {
+    if (cursorLane < 0 || !scroller.current || !wrap.current) return;
+    const top = scroller.current.getBoundingClientRect().top - wrap.current.getBoundingClientRect().top;
+    setMenu({ thread: derived.lanes[cursorLane].threads[0], x: 24, y: top + (cursorLane + 1) * LANE_H - scroller.current.scrollTop });
+  };
   const onKey = (ev: React.KeyboardEvent) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const span = vp[1] - vp[0];
     const mid = (vp[0] + vp[1]) / 2;
-    if (ev.key === '+' || ev.key === '=') zoomAt(mid, 0.7);
-    else if (ev.key === '-' || ev.key === '_') zoomAt(mid, 1.4);
-    else if (ev.key === 'ArrowLeft') setViewport(vp[0] - span * 0.2, vp[1] - span * 0.2);
-    else if (ev.key === 'ArrowRight') setViewport(vp[0] + span * 0.2, vp[1] + span * 0.2);
-    else if (ev.key === '0') onViewport(null);
-    else if (ev.key === 'Enter') onSelectRange([vp[0], vp[1]]);
-    else if (ev.key === ']' || ev.key === '[') onStepSpike(ev.key === ']' ? 1 : -1);
-    else if (ev.key === 'Escape') {
+    const onLane = cursorLane >= 0;
+    const key = ev.key;
+    if (key === '+' || key === '=') zoomAt(mid, 0.7);
+    else if (key === '-' || key === '_') zoomAt(mid, 1.4);
+    else if ((key === 'ArrowLeft' || key === 'ArrowRight') && onLane && !ev.shiftKey) stepOnLane(key === 'ArrowRight' ? 1 : -1);
+    else if (key === 'ArrowLeft') setViewport(vp[0] - span * 0.2, vp[1] - span * 0.2);
+    else if (key === 'ArrowRight') setViewport(vp[0] + span * 0.2, vp[1] + span * 0.2);
+    else if ((key === 'ArrowDown' || key === 'ArrowUp' || key === 'Home' || key === 'End') && derived.lanes.length > 0) {
+      const n = derived.lanes.length;
+      const k = key === 'Home' ? 0 : key === 'End' ? n - 1 : !onLane ? 0 : Math.min(n - 1, Math.max(0, cursorLane + (key === 'ArrowDown' ? 1 : -1)));
+      setCursor({ thread: derived.lanes[k].threads[0], event: null });
+      reveal(k);
+    } else if (key === '0') onViewport(null);
+    else if (key === 'Enter') {
+      if (onLane && cursor?.event != null) onSelectEvent(cursor.event);
+      else onSelectRange([vp[0], vp[1]]);
+    } else if (key === ']' || key === '[') onStepSpike(key === ']' ? 1 : -1);
+    else if ((key === 'h' || key === 'H') && onLane) hideLane(cursorLane);
+    else if ((key === 'p' || key === 'P') && onLane) togglePin(cursorLane);
+    else if ((key === 's' || key === 'S') && onLane) selectAround();
+    else if ((key === 'ContextMenu' || (key === 'F10' && ev.shiftKey)) && onLane) openMenuByKey();
+    else if (key === 'Escape') {
       onSelectRange(null);
       onSelectEvent(null);
+      setCursor(null);
     } else return;
     ev.preventDefault();
   };
+  // What the keyboard is on, for screen readers (and to read back in tests).
+  const cursorText = useMemo(() => {
+    if (cursorLane < 0) return '';
+    const lane = derived.lanes[cursorLane];
+    const head = `Lane ${cursorLane + 1} of ${derived.lanes.length}: ${visibleName(lane.label)}${pinnedLanes.has(cursorLane) ? ' (pinned)' : ''}`;
+    const i = cursor?.event;
+    if (i === null || i === undefined || i >= profile.events.length) return `${head}. ← → step through its events.`;
+    return `${head}. ${describe(i).slice(0, 3).map(visibleName).join(' · ')}. Enter opens it, S selects around it.`;
+  }, [cursorLane, cursor, derived.lanes, pinnedLanes, describe, profile]);
+  // The menu takes the focus when it opens, and gives it back to the lanes when it closes.
+  useEffect(() => {
+    if (!menu) return;
+    menuEl.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const close = (ev: PointerEvent) => {
+      if (!menuEl.current?.contains(ev.target as Node)) setMenu(null);
+    };
+    window.addEventListener('pointerdown', close);
+    return () => window.removeEventListener('pointerdown', close);
+  }, [menu]);
+  const closeMenu = () => {
+    setMenu(null);
+    scroller.current?.focus();
+  };
+  const menuLane = menu ? derived.lanes.findIndex((l) => l.threads.includes(menu.thread)) : -1;
 
   return (
     <div
@@ -396,7 +527,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       ref={wrap}
       tabIndex={0}
       onKeyDown={onKey}
-      aria-label="Timeline: + and − zoom, arrows pan, 0 shows everything, Enter selects the visible window, ] and [ select the next or previous spike, Escape clears the selection"
+      aria-label="Timeline: + and − zoom, ← → pan, ↑ ↓ choose a lane and ← → step along it, Enter opens what is stepped to (or selects the visible window), S selects around it, P pins the lane, H hides it, 0 shows everything, ] and [ select the next or previous spike, Escape clears the selection"
       role="region"
       style={{ flex: `${share} 1 0px` }}
     >
@@ -457,6 +588,40 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         onPointerUp={() => setResizing(false)}
         onPointerCancel={() => setResizing(false)}
       />
+      <p className="sr-only" aria-live="polite" aria-label="Keyboard on the lanes">
+        {cursorText}
+      </p>
+      {menu && menuLane >= 0 && (
+        <div
+          ref={menuEl}
+          className="flame-menu lane-menu"
+          role="menu"
+          aria-label={`Lane ${visibleName(derived.lanes[menuLane].label)}`}
+          style={{ left: menu.x, top: menu.y }}
+          onKeyDown={(ev) => {
+            ev.stopPropagation();
+            const items = [...(menuEl.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+            const at = items.indexOf(document.activeElement as HTMLElement);
+            if (ev.key === 'Escape' || ev.key === 'Tab') {
+              ev.preventDefault();
+              closeMenu();
+            } else if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+              ev.preventDefault();
+              items[(at + (ev.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+            }
+          }}
+        >
+          <button type="button" role="menuitem" onClick={() => (togglePin(menuLane), closeMenu())}>
+            {pinnedLanes.has(menuLane) ? 'Unpin' : 'Pin to the top'}
+          </button>
+          <button type="button" role="menuitem" onClick={() => (hideLane(menuLane), closeMenu())}>
+            Hide {derived.lanes[menuLane].threads.length > 1 ? `these ${derived.lanes[menuLane].threads.length} threads` : 'this thread'}
+          </button>
+          <button type="button" role="menuitem" onClick={closeMenu}>
+            Close
+          </button>
+        </div>
+      )}
       {cursorX !== null && !drag && <div className="cursor-line" style={{ left: cursorX }} aria-hidden="true" />}
       {hover && (
         <div className="tip" style={{ left: Math.min(hover.x + 14, window.innerWidth - 420), top: hover.y + 14 }} role="tooltip">

@@ -177,6 +177,11 @@ export interface LanesInput extends Frame {
   intervals: Intervals;
   hasStates: boolean;
   selectedEvent: number | null;
+  /** The keyboard's lane (index into lanes) and event on it, or -1 and null. */
+  cursorLane: number;
+  cursorEvent: number | null;
+  /** Lanes pinned to the top: their names get a pin mark. */
+  pinnedLanes: ReadonlySet<number>;
   /** Per event: its wait kind (waits.ts), 0 for no wait. */
   kinds: Uint8Array;
   /** Layers turned off: 'samples' and wait kinds. */
@@ -353,6 +358,17 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         g.lineWidth = 1;
       }
     }
+    // The keyboard's event: a dashed box around it, in the text's colour.
+    const ce = f.cursorEvent;
+    if (ce !== null && ce < e.length && f.cursorLane >= first && f.cursorLane < last) {
+      const x = xOf(e.start[ce]);
+      g.strokeStyle = P.text;
+      g.lineWidth = 1.5;
+      g.setLineDash([3, 2]);
+      g.strokeRect(x - 4, f.cursorLane * LANE_H - scrollTop + 1, Math.max(8, xOf(e.start[ce] + e.duration[ce]) - x + 8), LANE_H - 2);
+      g.setLineDash([]);
+      g.lineWidth = 1;
+    }
     // Labels last, over anything that spilled left.
     g.font = '12px system-ui, sans-serif';
     for (let li = first; li < last; li++) {
@@ -360,6 +376,25 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       const y = li * LANE_H - scrollTop;
       g.fillStyle = P.labelBg;
       g.fillRect(0, y, L, LANE_H);
+      if (li === f.cursorLane) {
+        g.fillStyle = P.selection;
+        g.fillRect(0, y, L, LANE_H);
+      }
+      if (li === f.cursorLane) {
+        // The keyboard's lane: a bar at the left of its name and a line under the whole lane.
+        g.fillStyle = P.text;
+        g.fillRect(0, y + 2, 3, LANE_H - 4);
+        g.fillRect(L, y + LANE_H - 1, plotW, 1);
+      }
+      if (f.pinnedLanes.has(li)) {
+        // Pinned on top: a corner in the text's colour at the name's top left.
+        g.fillStyle = P.text;
+        g.beginPath();
+        g.moveTo(0, y);
+        g.lineTo(7, y);
+        g.lineTo(0, y + 7);
+        g.fill();
+      }
       g.fillStyle = P.rule;
       g.fillRect(L - 1, y, 1, LANE_H);
       const cnt = lane.matching === lane.count ? formatCount(lane.count) : `${formatCount(lane.matching)}/${formatCount(lane.count)}`;
