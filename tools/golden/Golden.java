@@ -23,6 +23,9 @@
  *                                   sorted by type, then field
  *   NAME.jfr.samples.tsv.gz         each jdk.ExecutionSample in file order: start time (ns since
  *                                   the epoch), thread's Java name, stack root first (as collapsed)
+ *   NAME.jfr.nativemem.tsv.gz       each profiler.Malloc and profiler.Free in file order:
+ *                                     M<TAB>start ns<TAB>address<TAB>size<TAB>stack (as collapsed)
+ *                                     F<TAB>start ns<TAB>address
  *   NAME.jfr.kinds.tsv              for recordings with virtual threads, pinned virtual threads,
  *                                   native memory, native locks, spans or method traces: the
  *                                   fields the parser puts into its event columns, summed (sorted):
@@ -74,6 +77,7 @@ public class Golden {
         Set<String> stackTypes = new HashSet<>();
         TreeMap<String, Object> fields = new TreeMap<>();
         StringBuilder samples = new StringBuilder();
+        StringBuilder nativemem = new StringBuilder();
         TreeMap<String, long[]> kinds = new TreeMap<>();
         HashMap<Long, Long> live = new HashMap<>();
         long[] malloc = new long[2];
@@ -106,12 +110,22 @@ public class Golden {
                         }
                     }
                     stacks.computeIfAbsent(type, k -> new TreeMap<>()).merge(line.toString(), weight, Long::sum);
+                    if (type.equals("profiler.Malloc")) {
+                        java.time.Instant at = e.getStartTime();
+                        nativemem.append("M\t").append(at.getEpochSecond()).append(String.format("%09d", at.getNano())).append('\t')
+                            .append(e.getLong("address")).append('\t').append(e.getLong("size")).append('\t').append(line).append('\n');
+                    }
                     if (type.equals("jdk.ExecutionSample")) {
                         java.time.Instant at = e.getStartTime();
                         RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
                         samples.append(at.getEpochSecond()).append(String.format("%09d", at.getNano())).append('\t')
                             .append(t == null || t.getJavaName() == null ? "" : t.getJavaName()).append('\t').append(line).append('\n');
                     }
+                }
+                if (type.equals("profiler.Free")) {
+                    java.time.Instant at = e.getStartTime();
+                    nativemem.append("F\t").append(at.getEpochSecond()).append(String.format("%09d", at.getNano())).append('\t')
+                        .append(e.getLong("address")).append('\n');
                 }
                 if (SAMPLE_TYPES.contains(type)) {
                     RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.getThread();
@@ -149,6 +163,11 @@ public class Golden {
             s.getValue().forEach((k, v) -> b.append(k).append(' ').append(v).append('\n'));
             try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out.resolve(name + "." + s.getKey() + ".collapsed.gz")))) {
                 o.write(b.toString().getBytes("UTF-8"));
+            }
+        }
+        if (nativemem.length() > 0) {
+            try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(out.resolve(name + ".nativemem.tsv.gz")))) {
+                o.write(nativemem.toString().getBytes("UTF-8"));
             }
         }
         if (samples.length() > 0) {

@@ -16,6 +16,8 @@ import { StackChartView } from '../components/StackChart';
 import { HEAT_ROWS, HeatmapView } from '../components/Heatmap';
 import { FindingsView } from '../components/Findings';
 import { LocksView } from '../components/Locks';
+import { NativeMemoryView } from '../components/NativeMemory';
+import { hasNativeMemory, nativeMemory } from '../profile-logic/nativemem';
 import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
@@ -70,6 +72,10 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const subjects = useSubjects(profile, deferred, d, state.view === 'subjects');
   const threadTimes = useThreadTimes(profile, deferred, d, state.view === 'threads');
   const locks = useLocks(profile, deferred, d, state.view === 'locks');
+  // Native memory: computed once per profile, when its view is open.
+  const hasNm = useMemo(() => hasNativeMemory(profile), [profile]);
+  const nmOn = state.view === 'nativemem' && hasNm;
+  const nm = useMemo(() => (nmOn ? nativeMemory(profile) : null), [profile, nmOn]);
   const burst = useBurstDetail(profile, deferred, d, locks);
   const found = useFindings(profile, deferred, d, state.view === 'findings');
   const tableType = useTableType(profile, deferred, d);
@@ -107,6 +113,12 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
+  // Virtual threads with events: their lanes go under one group (lanes.ts).
+  const virtualThreads = useMemo(() => {
+    let n = 0;
+    for (let t = 0; t < profile.threads.length; t++) if (profile.threads.virtual?.[t] && d.index.perThread[t] > 0) n++;
+    return n;
+  }, [profile, d.index]);
   const goSpike = (dir: 1 | -1) => {
     const r = nextSpike(d.spikes, state.range, dir);
     if (r) set({ range: r });
@@ -156,6 +168,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ...(d.hasSubjects ? [['subjects', subject.tab] as [ActiveView, string]] : []),
     ['threads', 'Thread time'],
     ['locks', 'Locks'],
+    ...(hasNm ? [['nativemem', 'Native memory'] as [ActiveView, string]] : []),
     ['findings', 'Findings'],
     ...(d.tracks ? [['latency', 'Latency'] as [ActiveView, string]] : []),
     ['compare', 'Compare'],
@@ -256,6 +269,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
           <input type="checkbox" checked={state.groupThreads} onChange={(e) => set({ groupThreads: e.currentTarget.checked })} />
           Group by name
         </label>
+        {virtualThreads > 0 && (
+          <button type="button" aria-expanded={state.virtualOpen} title="The virtual threads' lanes: one group lane, or each virtual thread its own lane under it" onClick={() => set({ virtualOpen: !state.virtualOpen })}>
+            {state.virtualOpen ? '▾' : '▸'} Virtual threads ({virtualThreads})
+          </button>
+        )}
         {(['thread', 'stack', 'exclude', 'subject'] as const).map((k) => {
           const err = regexError(k);
           return err === null ? null : (
@@ -378,6 +396,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         onHideThreads={(threads) => dispatch({ type: 'hideThreads', threads })}
         pinned={state.pinnedThreads}
         onPin={(names, pin) => set({ pinnedThreads: pin ? [...state.pinnedThreads, ...names.filter((n) => !state.pinnedThreads.includes(n))] : state.pinnedThreads.filter((n) => !names.includes(n)) })}
+        onToggleVirtual={() => set({ virtualOpen: !state.virtualOpen })}
         onStepSpike={goSpike}
         share={split}
       />
@@ -472,6 +491,9 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 ranged={deferred.range !== null}
                 onShow={(f) => set({ view: f.view, ...(f.range ? { range: f.range } : {}), ...(f.pin ? { pinnedThreads: [f.pin] } : {}) })}
               />
+            )}
+            {state.view === 'nativemem' && nm && (
+              <NativeMemoryView profile={profile} nm={nm} viewport={state.viewport} range={state.range} clock={state.clock ? profile.info.startMs : null} search={state.search} />
             )}
             {state.view === 'locks' && locks && (
               <LocksView

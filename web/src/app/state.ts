@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'sandwich' | 'stack' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording';
+export type ActiveView = 'flame' | 'sandwich' | 'stack' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording' | 'nativemem';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -27,6 +27,8 @@ export interface ViewState {
   otherRange: [number, number] | null;
   hiddenThreads: string[];
   groupThreads: boolean;
+  /** The virtual threads' group lane is open (each virtual thread its own lane). */
+  virtualOpen: boolean;
   sortLanes: 'name' | 'samples';
   /** The method chosen (flame graph, tables, stack chart): the sandwich's root. */
   selectedMethod: string | null;
@@ -65,6 +67,7 @@ export const initialState: ViewState = {
   otherRange: null,
   hiddenThreads: [],
   groupThreads: false,
+  virtualOpen: false,
   sortLanes: 'samples',
   selectedMethod: null,
   methodSort: 'total',

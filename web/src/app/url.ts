@@ -25,7 +25,7 @@ export interface UrlExtras {
   otherName?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'sandwich', 'stack', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording'];
+const VIEWS: ActiveView[] = ['flame', 'sandwich', 'stack', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording', 'nativemem'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -64,6 +64,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   // One `hide` per thread: a name may hold any character, a newline or a comma too.
   for (const t of state.hiddenThreads) q.append('hide', t);
   if (state.groupThreads) q.set('group', '1');
+  if (state.virtualOpen) q.set('vt', 'open');
   put('sort', state.sortLanes, 'samples');
   put('method', state.selectedMethod);
   put('msort', state.methodSort, 'total');
@@ -133,6 +134,7 @@ export function stateFromUrl(search: string): Parsed {
   }
   s.hiddenThreads = q.getAll('hide').filter((x) => x.length > 0);
   s.groupThreads = q.get('group') === '1';
+  s.virtualOpen = q.get('vt') === 'open';
   const sort = q.get('sort');
   if (sort === 'samples' || sort === 'name') s.sortLanes = sort;
   else if (sort !== null) notices.push(`Ignored an unknown lane order “${sort}”.`);

@@ -22,6 +22,8 @@ import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
 import { formatCount, formatMs, formatTime } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
+import { laneName, type Lane } from '../profile-logic/lanes';
+import { carrierText, carriersOf, pinnedByThread } from '../profile-logic/virtual';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
 import { subjectText } from '../profile-logic/subjects';
 import type { Derived } from '../selectors/derive';
@@ -53,6 +55,8 @@ interface Props {
   /** Threads pinned on top (the link's `pin`), and pinning or unpinning a lane's threads. */
   pinned: readonly string[];
   onPin: (names: string[], pin: boolean) => void;
+  /** Open or close the virtual threads' group lane. */
+  onToggleVirtual: () => void;
   /** Select the next (1) or previous (-1) spike. */
   onStepSpike: (dir: 1 | -1) => void;
   /** The timeline's share of the height it splits with the views (Split.tsx); its lanes fill what the head leaves. */
@@ -85,7 +89,7 @@ interface Drag {
   vp0: [number, number];
 }
 
-export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, pinned, onPin, onStepSpike, share }: Props) {
+export function Timeline({ profile, derived, range, viewport, baseline, clock: clockOn, hiddenLayers, selectedEvent, onSelectEvent, onSelectRange, onViewport, onHideThreads, pinned, onPin, onToggleVirtual, onStepSpike, share }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLCanvasElement>(null);
   const body = useRef<HTMLCanvasElement>(null);
@@ -157,7 +161,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   }, [hist, vp, clock, derived.activityWeight]);
   // The lanes as a screen reader reads them: how many, and their names top to bottom.
   const lanesLabel = useMemo(
-    () => `Thread lanes (${derived.lanes.length})${derived.lanes.length ? `: ${derived.lanes.map((l) => visibleName(l.label)).join(', ')}` : ''}`,
+    () => `Thread lanes (${derived.lanes.length})${derived.lanes.length ? `: ${derived.lanes.map((l) => visibleName(laneName(l))).join(', ')}` : ''}`,
     [derived.lanes],
   );
   const gcEvents = derived.gc;
@@ -286,12 +290,34 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     [derived, scrollTop, tOf, vp, plotW, profile, labelW],
   );
 
+  const pinnedVt = useMemo(() => pinnedByThread(profile, derived.index), [profile, derived.index]);
   const describe = useCallback(
     (i: number): string[] => {
       const dropped = derived.filtered.ofType[i] === 1 && derived.filtered.match[i] === 0;
-      return summaryLines(summarize(profile, i, clock), dropped ? '(filtered out)' : null);
+      const e = profile.events;
+      const carrier = e.peer[i] < 0 ? carrierText(profile, pinnedVt, e.thread[i], e.start[i]) : null;
+      const notes = [dropped ? '(filtered out)' : null, carrier].filter((x) => x !== null);
+      return summaryLines(summarize(profile, i, clock), notes.length ? notes.join('; ') : null);
     },
-    [profile, derived.filtered, clock],
+    [profile, derived.filtered, clock, pinnedVt],
+  );
+  /** A lane's hover in the names' column: its name, counts, and for virtual threads their carriers. */
+  const describeLane = useCallback(
+    (lane: Lane): string[] => {
+      const lines = [laneName(lane), `${formatCount(lane.matching)} of ${formatCount(lane.count)} matching`];
+      if (lane.group) lines.push(`${lane.group === 'open' ? 'click: close' : 'click: open'} the group of virtual threads`);
+      else if (lane.virtual) {
+        const carriers = lane.threads.flatMap((t) => carriersOf(profile, pinnedVt, t));
+        lines.push(
+          carriers.length
+            ? `carriers while pinned: ${carriers.map((c) => `${c.name} (${c.pinned}×)`).join(', ')}; otherwise not recorded`
+            : 'carrier not recorded (the JDK names it only on pinned events)',
+        );
+      }
+      lines.push('right-click: pin to the top, hide');
+      return lines;
+    },
+    [profile, pinnedVt],
   );
 
   const describeBucket = useCallback(
@@ -332,7 +358,11 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     if (ev.button !== 0 && ev.button !== 1) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const x = ev.clientX - rect.left;
-    if (x < labelW) return;
+    if (x < labelW) {
+      const lane = onAxis ? undefined : derived.lanes[Math.floor((ev.clientY - rect.top + scrollTop) / LANE_H)];
+      if (lane?.group && ev.button === 0) onToggleVirtual();
+      return;
+    }
     ev.currentTarget.setPointerCapture(ev.pointerId);
     setDrag({ x0: x, x1: x, pan: onAxis || ev.shiftKey || ev.button === 1, vp0: vp });
   };
@@ -353,7 +383,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const lane = inBody ? derived.lanes[Math.floor((y + scrollTop) / LANE_H)] : undefined;
       setHover(
         lane
-          ? { x: ev.clientX, y: ev.clientY, lines: [lane.label, `${formatCount(lane.matching)} of ${formatCount(lane.count)} matching`, 'right-click: pin to the top, hide'] }
+          ? { x: ev.clientX, y: ev.clientY, lines: describeLane(lane) }
           : null,
       );
     } else if (inBody) {

@@ -38,7 +38,9 @@ export function summarize(profile: Profile, i: IndexIntoEvents, clock: number | 
         ? null
         : type?.name === 'jdk.JavaMonitorWait'
           ? `notified by ${peerName}`
-          : `handed over by ${peerName} (the previous owner; in a pile-up often another waiter: Locks names who held it)`,
+          : type?.kind === 'pinned'
+            ? `pinned to its carrier ${peerName}, which no other virtual thread could use meanwhile`
+            : `handed over by ${peerName} (the previous owner; in a pile-up often another waiter: Locks names who held it)`,
     frames: e.stack[i] >= 0 ? stackNames(profile, e.stack[i]).reverse() : [],
   };
 }

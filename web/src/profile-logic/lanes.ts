@@ -16,6 +16,21 @@ export interface Lane {
   count: number;
   /** Of those, matching the filters. */
   matching: number;
+  /** Every thread of the lane is a virtual thread. */
+  virtual?: boolean;
+  /** The lane heads the virtual threads' group (all of them in one lane): open or closed. */
+  group?: 'open' | 'closed';
+}
+
+/** How a lane reads aloud and in its hover: its label, marked when virtual or a group. */
+export function laneName(l: Lane): string {
+  if (l.group) return `${l.label}, group ${l.group === 'open' ? 'open' : 'closed'}`;
+  return l.virtual ? `${l.label} (virtual)` : l.label;
+}
+
+/** The virtual threads' group lane's label: "virtual threads (244)". */
+export function virtualGroupLabel(n: number): string {
+  return `virtual threads (${n})`;
 }
 
 /** "search-worker-3" → "search-worker-*": trailing numbers become a wildcard. */
@@ -68,6 +83,12 @@ export interface LaneOptions {
   threads?: Uint8Array | null;
   /** Thread names whose lanes go on top, in this order (a lock's holder pins itself). */
   pinned?: readonly string[];
+  /**
+   * Virtual threads (threads.virtual) go under one group lane, placed as one lane would be;
+   * open, each virtual thread's lane follows it (marked virtual), closed, the group lane alone
+   * draws them all.
+   */
+  virtualOpen?: boolean;
 }
 
 /**
@@ -76,27 +97,49 @@ export interface LaneOptions {
  */
 export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadCounts, opts: LaneOptions): Lane[] {
   const lanes = new Map<string, Lane>();
+  const virtualLanes = new Map<string, Lane>();
+  const isVirtual = profile.threads.virtual;
   for (let t = 0; t < profile.threads.length; t++) {
     if (index.perThread[t] === 0) continue;
     if (opts.threads && !opts.threads[t]) continue;
     const name = profile.strings[profile.threads.name[t]];
     if (opts.hidden.has(name)) continue;
     const key = opts.group ? groupKey(name) : `${name}\u0000${t}`;
-    let lane = lanes.get(key);
+    const into = isVirtual?.[t] ? virtualLanes : lanes;
+    let lane = into.get(key);
     if (!lane) {
       lane = { threads: [], label: opts.group ? groupKey(name) : name, count: 0, matching: 0 };
-      lanes.set(key, lane);
+      if (into === virtualLanes) lane.virtual = true;
+      into.set(key, lane);
     }
     lane.threads.push(t);
     lane.count += counts.count[t];
     lane.matching += counts.matching[t];
   }
-  const out = [...lanes.values()];
-  for (const l of out) {
-    l.label = l.threads.length === 1 ? profile.strings[profile.threads.name[l.threads[0]]] : `${l.label} (${l.threads.length})`;
+  const order = (v: Lane[]) => {
+    for (const l of v) {
+      l.label = l.threads.length === 1 ? profile.strings[profile.threads.name[l.threads[0]]] : `${l.label} (${l.threads.length})`;
+    }
+    if (opts.sort === 'samples') v.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
+    else v.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+    return v;
+  };
+  const out = order([...lanes.values()]);
+  const virtual = order([...virtualLanes.values()]);
+  if (virtual.length) {
+    const threads = virtual.flatMap((l) => l.threads);
+    const head: Lane = {
+      threads,
+      label: virtualGroupLabel(threads.length),
+      count: virtual.reduce((s, l) => s + l.count, 0),
+      matching: virtual.reduce((s, l) => s + l.matching, 0),
+      virtual: true,
+      group: opts.virtualOpen ? 'open' : 'closed',
+    };
+    // The group takes the place one lane of its weight would take.
+    const at = opts.sort === 'samples' ? out.findIndex((l) => l.matching < head.matching || (l.matching === head.matching && l.count < head.count)) : out.length;
+    out.splice(at < 0 ? out.length : at, 0, head, ...(opts.virtualOpen ? virtual : []));
   }
-  if (opts.sort === 'samples') out.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
-  else out.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
   const pinned = opts.pinned ?? [];
   if (pinned.length === 0) return out;
   // Pinned lanes first, in pin order; a lane is pinned when one of its threads is.

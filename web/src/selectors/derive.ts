@@ -168,8 +168,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const iv = useMemo(() => intervals(profile, index), [profile, index]);
   const gc = useMemo(() => gcEvents(profile, index), [profile, index]);
   const lanes = useMemo(
-    () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads, pinned: s.pinnedThreads }),
-    [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered, s.pinnedThreads],
+    () => buildLanes(profile, index, counts, { group: s.groupThreads, sort: s.sortLanes, hidden, threads: filtered.threads, pinned: s.pinnedThreads, virtualOpen: s.virtualOpen }),
+    [profile, index, counts, s.groupThreads, s.sortLanes, hidden, filtered, s.pinnedThreads, s.virtualOpen],
   );
   const selectedCount = useMemo(() => countInRange(profile, cums.parts, s.range), [profile, cums, s.range]);
   const select = useCallback(() => selectInRanges(profile, cums.parts, s.range), [profile, cums, s.range]);

@@ -20,6 +20,7 @@ const full: ViewState = {
   otherRange: [250, 9000.5],
   hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode', 'two\nlines, a comma', '\u202eevil\u0000'],
   groupThreads: true,
+  virtualOpen: true,
   sortLanes: 'name',
   selectedMethod: 'java.io.DataInputStream.skipBytes',
   methodSort: 'self',

@@ -262,6 +262,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     // bars the filters drop.
     const kindPaths: (Path2D | undefined)[] = new Array(2 * (WAIT_KINDS.length + 1));
     const droppedPath = new Path2D();
+    const otherPaths = new Map<number, Path2D>();
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop + BAR_TOP;
       for (const t of lanes[li].threads) {
@@ -288,7 +289,14 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           const x1 = Math.min(L + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
           const filteredOut = ofType[i] === 1 && match[i] === 0;
           const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
-          const path = filteredOut ? droppedPath : (kindPaths[slot] ??= new Path2D());
+          // Intervals that are not waits (method traces, spans) in their kind's colour, by type.
+          let path: Path2D;
+          if (filteredOut) path = droppedPath;
+          else if (code > 0) path = kindPaths[slot] ??= new Path2D();
+          else {
+            path = otherPaths.get(e.type[i]) ?? new Path2D();
+            otherPaths.set(e.type[i], path);
+          }
           if (path === runPath && x0 <= runX1) runX1 = Math.max(runX1, x1);
           else {
             if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
@@ -301,11 +309,20 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
       }
     }
-    kindPaths.forEach((path, slot) => {
+    // Pinned virtual threads last: their sleep or park lies under the same span.
+    const pinnedCode = WAIT_KINDS.indexOf('pinned') + 1;
+    const slots = kindPaths.map((_, slot) => slot).sort((a, b) => Number(a >> 1 === pinnedCode) - Number(b >> 1 === pinnedCode));
+    slots.forEach((slot) => {
+      const path = kindPaths[slot];
       if (!path) return;
       const code = slot >> 1;
       g.globalAlpha = slot & 1 ? 1 : 0.7;
       g.fillStyle = code > 0 ? WAIT_INFO[WAIT_KINDS[code - 1]].color : P.muted;
+      g.fill(path);
+    });
+    otherPaths.forEach((path, ty) => {
+      g.globalAlpha = ty === f.typeIndex ? 1 : 0.7;
+      g.fillStyle = KINDS[profile.eventTypes[ty]?.kind ?? 'other'].color;
       g.fill(path);
     });
     g.globalAlpha = 0.35;
@@ -403,8 +420,19 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.fillText(cnt, L - 8 - cw, y + 15);
       g.fillStyle = lane.matching ? P.text : P.muted;
       // Cut in the middle ("data-plane-kafka-re…handler-3"); the hover shows the whole name.
-      const label = elideMiddle(visibleName(lane.label), L - 22 - cw, (t) => g.measureText(t).width);
-      g.fillText(label, 8, y + 15);
+      // The virtual threads' group: a disclosure mark; its lanes indented behind a rule.
+      const indent = lane.group ? 20 : lane.virtual ? 18 : 8;
+      if (lane.group) {
+        g.font = 'bold 12px system-ui, sans-serif';
+        g.fillText(lane.group === 'open' ? '▾' : '▸', 6, y + 15);
+      } else if (lane.virtual) {
+        g.fillStyle = WAIT_INFO.pinned.color;
+        g.fillRect(9, y + 3, 2, LANE_H - 6);
+        g.fillStyle = lane.matching ? P.text : P.muted;
+      }
+      const label = elideMiddle(visibleName(lane.label), L - indent - 14 - cw, (t) => g.measureText(t).width);
+      g.fillText(label, indent, y + 15);
+      if (lane.group) g.font = '12px system-ui, sans-serif';
     }
     if (lanes.length === 0) {
       g.fillStyle = P.muted;

@@ -1,0 +1,67 @@
+/**
+ * Native memory (async-profiler's nativemem): what was allocated and never freed, as a table of
+ * stacks (most bytes first), a flame graph of unfreed bytes, and the outstanding bytes over time.
+ */
+import { useMemo, useState } from 'react';
+import type { Profile } from '../columns/profile';
+import { callTree } from '../profile-logic/calltree';
+import { formatBytes, formatCount } from '../profile-logic/format';
+import { visibleName } from '../profile-logic/names';
+import { unfreedByStack, type NativeMemory } from '../profile-logic/nativemem';
+import { FlameGraph } from './FlameGraph';
+import { LineChart } from './LineChart';
+
+interface Props {
+  profile: Profile;
+  nm: NativeMemory;
+  viewport: [number, number] | null;
+  range: [number, number] | null;
+  clock: number | null;
+  search: string;
+}
+
+export function NativeMemoryView({ profile, nm, viewport, range, clock, search }: Props) {
+  const sites = useMemo(() => unfreedByStack(profile, nm), [profile, nm]);
+  const tree = useMemo(() => callTree(profile, nm.unfreedWeights, 'unfreed'), [profile, nm]);
+  const series = useMemo(() => [{ name: '', t: nm.t, v: nm.bytes }], [nm]);
+  const [open, setOpen] = useState<number | null>(null);
+  return (
+    <div className="nativemem">
+      <p className="summary" aria-label="Native memory summary">
+        {formatBytes(nm.unfreedBytes)} in {formatCount(nm.unfreedCount)} allocations never freed, of {formatBytes(nm.allocatedBytes)} in {formatCount(nm.allocations)} allocated during the recording;{' '}
+        {formatCount(nm.frees)} frees matched an allocation by address{nm.unmatchedFrees ? `, ${formatCount(nm.unmatchedFrees)} freed memory allocated before the recording began` : ''}.
+      </p>
+      <LineChart series={series} unit="bytes" label="Outstanding native bytes (allocated in the recording, not yet freed)" duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />
+      <table className="grid" aria-label="Unfreed allocations by stack">
+        <thead>
+          <tr>
+            <th scope="col">Allocated at</th>
+            <th scope="col" className="num">Unfreed bytes</th>
+            <th scope="col" className="num">Allocations</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sites.map((s, k) => (
+            <tr key={k}>
+              <td>
+                <button type="button" className="link" aria-expanded={open === k} onClick={() => setOpen(open === k ? null : k)} title={s.frames.map(visibleName).join('\n')}>
+                  {visibleName(s.site)}
+                </button>
+                {open === k && (
+                  <ol className="stack" aria-label={`Stack of ${visibleName(s.site)}, leaf first`}>
+                    {s.frames.map((f, j) => (
+                      <li key={j}>{visibleName(f)}</li>
+                    ))}
+                  </ol>
+                )}
+              </td>
+              <td className="num">{formatBytes(s.bytes)}</td>
+              <td className="num">{formatCount(s.count)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <FlameGraph tree={tree} mode="bytes" inverted={false} search={search} label="Flame graph of unfreed native bytes" />
+    </div>
+  );
+}

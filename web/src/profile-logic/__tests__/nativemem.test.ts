@@ -1,0 +1,91 @@
+/**
+ * Unfreed native memory on ap-nativemem.jfr against the JDK's reading of the same events
+ * (RecordingFile, through tools/golden/Golden.java: every profiler.Malloc with its address,
+ * size and stack, every profiler.Free with its address, in file order), matched here by a plain
+ * pass over them, and against the scenario's known leak (64 blocks of 64 KiB from
+ * NativeMemory.leak, never freed).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decodeInNode } from '../../engine/node';
+import { stackNames } from '../collapsed';
+import { nativeMemory, unfreedByStack } from '../nativemem';
+
+const root = resolve(__dirname, '../../../..');
+const profile = decodeInNode(new Uint8Array(readFileSync(resolve(root, 'fixtures/ap-nativemem.jfr'))));
+const nm = nativeMemory(profile)!;
+
+/** The JDK's events, matched by address in time order (file order among equal times). */
+function jdkUnfreed(): { byStack: Map<string, { bytes: number; count: number }>; allocations: number; bytes: number } {
+  const lines = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/ap-nativemem.jfr.nativemem.tsv.gz')))
+    .toString('utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l, k) => ({ f: l.split('\t'), k }));
+  lines.sort((a, b) => {
+    const ta = BigInt(a.f[1]);
+    const tb = BigInt(b.f[1]);
+    return ta < tb ? -1 : ta > tb ? 1 : a.k - b.k;
+  });
+  const live = new Map<string, { size: number; stack: string }>();
+  let allocations = 0;
+  let bytes = 0;
+  for (const { f } of lines) {
+    if (f[0] === 'M') {
+      live.set(f[2], { size: Number(f[3]), stack: f[4] ?? '' });
+      allocations++;
+      bytes += Number(f[3]);
+    } else live.delete(f[2]);
+  }
+  const byStack = new Map<string, { bytes: number; count: number }>();
+  for (const { size, stack } of live.values()) {
+    const cur = byStack.get(stack) ?? { bytes: 0, count: 0 };
+    cur.bytes += size;
+    cur.count++;
+    byStack.set(stack, cur);
+  }
+  return { byStack, allocations, bytes };
+}
+
+describe('native memory: allocations never freed', () => {
+  const jdk = jdkUnfreed();
+
+  it('matches the JDK reading, stack by stack', () => {
+    expect(nm.allocations).toBe(jdk.allocations);
+    expect(nm.allocatedBytes).toBe(jdk.bytes);
+    const ours = new Map<string, { bytes: number; count: number }>();
+    const e = profile.events;
+    for (let i = 0; i < e.length; i++) {
+      if (!nm.unfreed[i]) continue;
+      const key = e.stack[i] >= 0 ? stackNames(profile, e.stack[i]).join(';') : '';
+      const cur = ours.get(key) ?? { bytes: 0, count: 0 };
+      cur.bytes += e.weight[i];
+      cur.count++;
+      ours.set(key, cur);
+    }
+    expect(ours.size).toBe(jdk.byStack.size);
+    for (const [stack, v] of jdk.byStack) expect([stack, ours.get(stack)]).toEqual([stack, v]);
+    const total = [...jdk.byStack.values()].reduce((s, v) => s + v.bytes, 0);
+    expect(nm.unfreedBytes).toBe(total);
+    // The flame graph's weights hold the same bytes.
+    expect(nm.unfreedWeights.reduce((s, w) => s + w, 0)).toBe(total);
+  });
+
+  it('puts the known leak first: 64 blocks of 64 KiB from NativeMemory.leak', () => {
+    const sites = unfreedByStack(profile, nm);
+    expect(sites[0].site).toBe('NativeMemory.leak');
+    expect([sites[0].bytes, sites[0].count]).toEqual([64 * 65536, 64]);
+    // holder keeps its last 64 blocks of 8 KiB; churner frees all it allocates.
+    const hold = sites.filter((s) => s.site === 'NativeMemory.hold');
+    expect(hold.reduce((s, x) => s + x.bytes, 0)).toBe(64 * 8192);
+    expect(sites.some((s) => s.site === 'NativeMemory.churn')).toBe(false);
+  });
+
+  it('ends the outstanding line at what was never freed, never below zero', () => {
+    expect(nm.bytes[nm.bytes.length - 1]).toBe(nm.unfreedBytes);
+    expect(Math.min(...nm.bytes)).toBeGreaterThanOrEqual(0);
+    for (let k = 1; k < nm.t.length; k++) expect(nm.t[k]).toBeGreaterThanOrEqual(nm.t[k - 1]);
+  });
+});
