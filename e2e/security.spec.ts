@@ -161,7 +161,7 @@ test('a recording with hostile names shows them as text everywhere and runs noth
   await expect(page.getByLabel('System properties')).toContainText('<img src=x onerror=');
   await page.getByLabel('Event', { exact: true }).selectOption('jdk.FileRead');
   await settled(page);
-  const subjectsTab = page.getByRole('tab').filter({ hasNotText: /Flame graph|Top methods|Thread time|Compare|Recording/ });
+  const subjectsTab = page.getByRole('tab').filter({ hasNotText: /Flame graph|Sandwich|Stack chart|Top methods|Thread time|Compare|Recording/ });
   await subjectsTab.first().click();
   await expect(page.locator('td.name').filter({ hasText: '<img src=x onerror=alert(1)>' }).first()).toBeVisible();
   await expect(page.locator('td.name').filter({ hasText: '\\n' }).first()).toBeVisible();

@@ -503,6 +503,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 clock={state.clock ? profile.info.startMs : null}
                 search={state.search}
                 onSelectBurst={(range, holder) => set({ range, pinnedThreads: holder ? [holder] : [] })}
+                onSandwich={on.onSandwich}
               />
             )}
             {!type?.deferred && state.view === 'threads' && threadTimes && (

@@ -19,6 +19,8 @@ interface Props {
   search: string;
   /** Select the burst's time range and pin its holder's lane on top. */
   onSelectBurst: (range: [number, number], holder: string | null) => void;
+  /** Open a method's sandwich (in the selection of the Event menu and the range). */
+  onSandwich?: (name: string) => void;
 }
 
 const name = (profile: Profile, t: number) => profile.strings[profile.threads.name[t]];
@@ -39,7 +41,7 @@ function holderText(profile: Profile, b: Burst): string {
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)}`;
 
-export function LocksView({ profile, rows, detail, clock, search, onSelectBurst }: Props) {
+export function LocksView({ profile, rows, detail, clock, search, onSelectBurst, onSandwich }: Props) {
   if (rows.length === 0) {
     return <p className="hint">No waits on a monitor or a java.util.concurrent lock overlap the selection (idle pool parks, Object.wait and sleeps are not contention).</p>;
   }
@@ -120,7 +122,7 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst 
               </h3>
               {detail.holderTree.value > 0 ? (
                 <div className="flame-pane">
-                  <FlameGraph tree={detail.holderTree} mode="samples" inverted={false} search={search} />
+                  <FlameGraph tree={detail.holderTree} mode="samples" inverted={false} search={search} label="What the holder ran" onSandwich={onSandwich} />
                 </div>
               ) : (
                 <p className="hint">No samples of it in the burst (it may have been off CPU: see its lane).</p>
@@ -138,7 +140,7 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst 
           <section aria-label="Waiters' stacks">
             <h3>The waiters&apos; stacks at the wait</h3>
             <div className="flame-pane">
-              <FlameGraph tree={detail.waitersTree} mode="duration" inverted={false} search={search} />
+              <FlameGraph tree={detail.waitersTree} mode="duration" inverted={false} search={search} label="The waiters’ stacks" onSandwich={onSandwich} />
             </div>
           </section>
         </div>
