@@ -187,3 +187,25 @@ test('a row of a thread far down the lanes brings its lane into view, its event 
   await expect(tip).toContainText(`at ${formatted(start)}`);
   await shot(page, 'tables-sleep');
 });
+
+test('CPU load, which has no stacks and no lane, opens as a table of every field and draws as lines over time', async ({ page }) => {
+  await open(page);
+  await page.getByRole('tab', { name: 'Recording' }).click();
+  await page.getByRole('table', { name: 'Event counts' }).getByRole('button', { name: 'jdk.CPULoad', exact: true }).click();
+  const want = jdkCount('jdk.CPULoad');
+  await expect(page.getByRole('note', { name: 'Rows shown' })).toHaveText(`${want} of ${want} jdk.CPULoad events`);
+  const name = 'Events of jdk.CPULoad';
+  const headers = await page.getByRole('table', { name }).getByRole('columnheader').allTextContents();
+  expect(headers).toEqual(expect.arrayContaining(['Start', 'jvmUser', 'jvmSystem', 'machineTotal']));
+  await page.getByLabel('Line of column').selectOption({ label: 'machineTotal' });
+  const chart = page.getByRole('img', { name: /^Line of machineTotal/ });
+  await expect(chart).toHaveAttribute('aria-label', new RegExp(`: ${want} points, from 0\\.00% to `));
+  // On the timeline's axis: the same window as the histogram's.
+  const view = await readView(page);
+  const label = (await chart.getAttribute('aria-label'))!;
+  expect(label).toContain(`from ${formatted(view.from)} to ${formatted(view.to)}`);
+  // The three together, on one scale.
+  await page.getByLabel('Line of column').selectOption({ label: 'jvmUser + jvmSystem + machineTotal' });
+  await expect(page.getByRole('img', { name: /^Line of jvmUser, jvmSystem, machineTotal/ })).toHaveAttribute('aria-label', new RegExp(`: ${3 * want} points in 3 lines \\(jvmUser, jvmSystem, machineTotal\\)`));
+  await shot(page, 'tables-cpuload');
+});

@@ -22,8 +22,10 @@ import { CompareView } from '../components/Compare';
 import { EventPanel } from '../components/EventPanel';
 import { ExportButton } from '../components/ExportButton';
 import { EventsView } from '../components/EventsView';
-import { useFilteredRows, usePageRows, useTableType } from '../selectors/event-table';
-import { decodable } from '../engine/parts';
+import { useFilteredRows, usePageRows, useTableRows, useTableType } from '../selectors/event-table';
+import { useTypeTable } from './useTypeTable';
+import { tableToParquet } from '../sql/parquet';
+import { typeTableErrors } from '../columns/type-table';
 import { FlameGraph } from '../components/FlameGraph';
 import { RecordingPanel } from '../components/RecordingPanel';
 import { MethodsTable, SubjectsTable, ThreadTimeTable } from '../components/Tables';
@@ -38,6 +40,9 @@ import type { Action, ActiveView, ViewState } from './state';
 import type { OtherIntents } from '../components/intents';
 import { otherFile, type OtherRecording } from './useOtherRecording';
 import type { Loaded } from './useRecording';
+
+/** Types with more events than this have every field decoded only when asked. */
+const FULL_AUTO_ROWS = 1_000_000;
 
 interface WorkspaceProps {
   loaded: Loaded;
@@ -81,20 +86,32 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const tableType = useTableType(profile, deferred, d);
   const tableInfo = profile.eventTypes[tableType];
   const tableOn = state.view === 'events';
-  const tableRows = usePageRows(profile, d, tableType, tableOn && !tableInfo?.deferred);
+  const pageRowsOf = usePageRows(profile, d, tableType, tableOn && !tableInfo?.deferred);
+  // Every field of the type, decoded in the workers; the page's columns show meanwhile.
+  // Past FULL_AUTO_ROWS events, only when asked (every field of millions of events takes memory).
+  const [fullAsked, setFullAsked] = useState<string | null>(null);
+  const fullWanted = tableInfo !== undefined && (tableInfo.count <= FULL_AUTO_ROWS || fullAsked === tableInfo.name);
+  const full = useTypeTable(profile, tableInfo?.name ?? '', tableOn && fullWanted);
+  const tableRows = useTableRows(profile, tableType, tableInfo?.deferred ? null : pageRowsOf, full.table);
   const tableKept = useFilteredRows(profile, deferred, d, tableType, tableRows);
-  // A deferred type opened in the table is decoded as the Event menu would decode it.
+  // A deferred type opened in the table is decoded as the Event menu would decode it (its rows
+  // are the page's events, which the timeline draws).
   const tableWaits = tableOn && tableInfo?.deferred && !requested.includes(tableInfo.name) && !loaded.failed?.[tableInfo.name] && tableInfo.name !== state.eventType;
   useEffect(() => {
     if (tableWaits && tableInfo) onDecode([...requested, tableInfo.name]);
   }, [tableWaits, tableInfo, requested, onDecode]);
+  const fullErrors = useMemo(() => (full.table ? typeTableErrors(full.table) : []), [full.table]);
   const tableNote = !tableInfo
     ? 'This recording has no events.'
-    : tableInfo.deferred
-      ? (loaded.failed?.[tableInfo.name] ?? `Decoding ${formatCount(tableInfo.count)} ${tableInfo.name} events…`)
-      : !decodable({ ...tableInfo, decoded: true })
-        ? `The page does not decode ${tableInfo.name} events into rows: their fields are not shown here yet.`
-        : null;
+    : full.error
+      ? `Could not decode every field of ${tableInfo.name}: ${full.error}${pageRowsOf?.length ? ' (the page’s own columns are shown)' : ''}`
+      : full.progress !== null
+        ? `Decoding every field of ${formatCount(tableInfo.count)} ${tableInfo.name} events… ${Math.round(full.progress * 100)}%${pageRowsOf?.length && !tableInfo.deferred ? ' (the page’s own columns meanwhile)' : ''}`
+        : fullErrors.length
+          ? `Some ${tableInfo.name} events could not be read: ${fullErrors[0].message} (chunk ${fullErrors[0].chunk}, offset ${fullErrors[0].offset})${fullErrors.length > 1 ? ` and ${fullErrors.length - 1} more problems` : ''}; the rows read are shown.`
+          : tableInfo.deferred && !full.table
+            ? (loaded.failed?.[tableInfo.name] ?? `Decoding ${formatCount(tableInfo.count)} ${tableInfo.name} events…`)
+            : null;
   const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
   const [split, setSplit] = useSplitShare();
   const stackCharts = useStackCharts(profile, deferred, d, selectedEvent, state.view === 'stack');
@@ -531,8 +548,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               <EventsView
                 profile={profile}
                 typeIndex={tableType}
-                rows={tableInfo?.deferred ? null : tableRows}
-                kept={tableInfo?.deferred ? null : tableKept}
+                rows={tableRows}
+                kept={tableKept}
                 note={tableNote}
                 clock={clockStart}
                 range={deferred.range}
@@ -541,6 +558,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 fileName={loaded.name}
                 onType={(name) => set({ tableType: name })}
                 onSelectEvent={setSelectedEvent}
+                toParquet={tableToParquet}
+                onDecodeFields={fullWanted || !tableInfo ? undefined : () => setFullAsked(tableInfo.name)}
               />
             )}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}

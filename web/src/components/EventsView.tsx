@@ -34,6 +34,8 @@ interface Props {
   onSelectEvent: (event: number) => void;
   /** Arrow table → Parquet bytes, when the page can write Parquet. */
   toParquet?: (table: Table) => Promise<Uint8Array>;
+  /** Decode every field of the type (offered when that is not done unasked: a very large type). */
+  onDecodeFields?: () => void;
 }
 
 const ROW_H = 24;
@@ -43,10 +45,10 @@ function widthOf(c: TableColumn): number {
   if (c.key === 'stackTrace') return 520;
   if (c.unit === 'text') return 220;
   if (c.unit === 'time') return 110;
-  return 120;
+  return Math.max(110, Math.min(260, 7.5 * (c.label.length + unitSuffix(c.unit).length) + 36));
 }
 
-export function EventsView({ profile, typeIndex, rows, kept, note, clock, range, viewport, selectedEvent, fileName, onType, onSelectEvent, toParquet }: Props) {
+export function EventsView({ profile, typeIndex, rows, kept, note, clock, range, viewport, selectedEvent, fileName, onType, onSelectEvent, toParquet, onDecodeFields }: Props) {
   const type = profile.eventTypes[typeIndex];
   const [sort, setSort] = useState<{ key: string; descending: boolean } | null>(null);
   const [lineKey, setLineKey] = useState('');
@@ -58,10 +60,24 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
   const sortCol = sort ? columns.find((c) => c.key === sort.key) : undefined;
   const shown = useMemo(() => (kept && sortCol ? sortRows(kept, sortCol, sort!.descending) : kept), [kept, sortCol, sort]);
   const numericCols = useMemo(() => (rows ? lineColumns(rows) : []), [rows]);
-  const lineCol = numericCols.find((c) => c.key === lineKey) ?? null;
+  // One column, or every column of one unit together ("unit:fraction": CPU load's three).
+  const lineCols = lineKey.startsWith('unit:') ? numericCols.filter((c) => `unit:${c.unit}` === lineKey) : numericCols.filter((c) => c.key === lineKey);
+  const lineCol = lineCols[0] ?? null;
+  const unitGroups = useMemo(() => {
+    const by = new Map<string, TableColumn[]>();
+    for (const c of numericCols) by.set(c.unit, [...(by.get(c.unit) ?? []), c]);
+    return [...by].filter(([, cs]) => cs.length > 1);
+  }, [numericCols]);
   const textCols = columns.filter((c) => !c.num && c.key !== 'stackTrace' && c.key !== 'stackTop');
   const splitCol = textCols.find((c) => c.key === splitKey) ?? null;
-  const series = useMemo(() => (rows && kept && lineCol ? lineSeries(rows, kept, lineCol, splitCol) : null), [rows, kept, lineCol, splitCol]);
+  const series = useMemo(() => {
+    if (!rows || !kept || lineCols.length === 0) return null;
+    if (lineCols.length === 1) return lineSeries(rows, kept, lineCols[0], splitCol);
+    return lineCols.flatMap((c) => lineSeries(rows, kept, c).map((l) => ({ ...l, name: c.label })));
+    // lineCols is derived from lineKey and numericCols.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, kept, lineKey, numericCols, splitCol]);
+  const lineLabel = lineCols.length > 1 ? lineCols.map((c) => c.label).join(', ') : (lineCol?.label ?? '');
   const virtual = useVirtualizer({ count: shown?.length ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 12 });
   const choices = useMemo(
     () =>
@@ -127,10 +143,15 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                   {c.label}
                 </option>
               ))}
+              {unitGroups.map(([unit, cs]) => (
+                <option key={unit} value={`unit:${unit}`}>
+                  {cs.map((c) => c.label).join(' + ')}
+                </option>
+              ))}
             </select>
           </label>
         )}
-        {lineCol && textCols.length > 0 && (
+        {lineCols.length === 1 && textCols.length > 0 && (
           <label className="field inline">
             <span>one line per</span>
             <select aria-label="Line split by column" value={splitKey} onChange={(e) => setSplitKey(e.currentTarget.value)}>
@@ -158,8 +179,20 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
         </span>
         {busy && <span className="hint">{busy}</span>}
       </div>
-      {note && <p className="hint">{note}</p>}
-      {series && lineCol && <LineChart series={series} unit={lineCol.unit} label={lineCol.label} duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />}
+      {note && (
+        <p className="hint" role="note" aria-label="Table progress">
+          {note}
+        </p>
+      )}
+      {onDecodeFields && (
+        <p className="hint">
+          The page’s own columns of these {formatCount(total)} events are shown.{' '}
+          <button type="button" onClick={onDecodeFields}>
+            Decode every field
+          </button>
+        </p>
+      )}
+      {series && lineCol && <LineChart series={series} unit={lineCol.unit} label={lineLabel} duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />}
       {rows && shown && (
         <div className="vtable" ref={scroller} role="table" aria-label={`Events of ${name}`} aria-rowcount={shown.length + 1}>
           <div role="rowgroup" className="vhead">
@@ -176,7 +209,7 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                       onClick={() => setSort(active ? { key: c.key, descending: !sort!.descending } : { key: c.key, descending: c.num !== null })}
                     >
                       {c.label}
-                      {u && c.unit !== 'time' && c.unit !== 'ms' ? ` (${u})` : ''}
+                      {u && c.unit !== 'time' && c.unit !== 'ms' && c.unit !== 'fraction' ? ` (${u})` : ''}
                       {active ? (sort!.descending ? ' ▾' : ' ▴') : ''}
                     </button>
                   </div>

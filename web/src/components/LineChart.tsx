@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { cellText, type Series, type Unit } from '../profile-logic/event-table';
 import { formatTime } from '../profile-logic/format';
-import { visibleName } from '../profile-logic/names';
+import { elideMiddle, visibleName } from '../profile-logic/names';
 import { THEME } from './colors';
 import { context, useLabelWidth, useSize } from './timeline/geometry';
 import { useThemeName } from './useTheme';
@@ -92,8 +92,12 @@ export function LineChart({ series, unit, label, duration, viewport, range, cloc
       if (s.t.length <= plotW / 4) for (let i = 0; i < s.t.length; i++) g.fillRect(xOf(s.t[i]) - 2, yOf(s.v[i]) - 2, 4, 4);
     });
     g.restore();
-    g.fillStyle = palette.text;
-    g.fillText(visibleName(label), 8, 14);
+    // The column's name (when the lines' keys do not name them), cut short of the scale's top value.
+    if (!series.some((x) => x.name)) {
+      g.fillStyle = palette.text;
+      const room = labelW - 24 - g.measureText(valueText(unit, hi)).width;
+      g.fillText(elideMiddle(visibleName(label), room, (t) => g.measureText(t).width), 8, 14);
+    }
     // A key per line, as many as fit; the rest counted.
     const room = Math.max(0, Math.floor((H - 40) / 14));
     const keyed = series.length > room ? room - 1 : series.length;

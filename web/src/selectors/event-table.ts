@@ -2,12 +2,13 @@
  * The events table's data: the type it shows, its rows (the page's columns, or every field once
  * decoded), and the rows the range, thread and stack filters keep.
  *
- *   state.tableType ─ type index ─ pageRows (instant) / full rows (app-supplied, every field)
+ *   state.tableType ─ type index ─ pageRows (instant) / arrowRows of the type table (every field, when decoded)
  *     ─ tableRows (range, threads of the thread filter, stack filters for types with stacks)
  */
 import { useMemo } from 'react';
 import type { Profile } from '../columns/profile';
-import { pageRows, tableRows, type EventRows } from '../profile-logic/event-table';
+import type { Table } from 'apache-arrow';
+import { arrowRows, pageRows, tableRows, type EventRows } from '../profile-logic/event-table';
 import { eventTest } from '../profile-logic/filters';
 import type { ViewState } from '../app/state';
 import type { Derived } from './derive';
@@ -42,4 +43,13 @@ export function useFilteredRows(profile: Profile, s: ViewState, d: Derived, type
     () => (rows ? tableRows(rows, { range: s.range, threads: d.filtered.threads, threadFiltered, test }) : null),
     [rows, s.range, d.filtered.threads, threadFiltered, test],
   );
+}
+
+/**
+ * The rows the table shows: every field once the type table is in (joined to the page's events),
+ * the page's own columns meanwhile (null while neither is there).
+ */
+export function useTableRows(profile: Profile, type: number, page: EventRows | null, full: Table | null): EventRows | null {
+  const fromFull = useMemo(() => (full && type >= 0 ? arrowRows(profile, full, type) : null), [profile, full, type]);
+  return fromFull ?? page;
 }

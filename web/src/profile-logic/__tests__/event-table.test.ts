@@ -9,10 +9,10 @@ import { gunzipSync } from 'node:zlib';
 import { tableFromIPC, tableToIPC } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { decodeInNode } from '../../engine/node';
+import { decodeInNode, typeTableInNode } from '../../engine/node';
 import { collapsedStacks } from '../collapsed';
 import { indexEvents } from '../event-index';
-import { csvField, lineSeries, pageRows, sortRows, tableRows, toArrow, toCsv, type EventRows, type TableColumn } from '../event-table';
+import { arrowRows, csvField, lineSeries, pageRows, sortRows, tableRows, toArrow, toCsv, type EventRows, type TableColumn } from '../event-table';
 import { compileRegex, eventTest, threadsMatching, type Matcher } from '../filters';
 import { weightModeOf } from '../kinds';
 import { visibleName } from '../names';
@@ -220,5 +220,55 @@ describe('collapsed export', () => {
     const askedUs = Array.from(all(sleeps), (r) => asked.num!(r) * 1000).reduce((a, b) => a + b, 0);
     const total = collapsedStacks(profile, typeOf(profile, 'jdk.ThreadSleep'), 'duration').reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
     expect(total).toBeGreaterThanOrEqual(askedUs * 0.99);
+  });
+});
+
+describe('lines of every field', () => {
+  const bytes = new Uint8Array(readFileSync(resolve(fixtures, 'jdk17-profile.jfr')));
+  // What the JDK reads of each field (tools/golden/Golden.java): NAME TYPE FIELD WHAT VALUE.
+  const jdkField = (type: string, field: string) => {
+    const l = readFileSync(resolve(fixtures, 'expected/jdk17-profile.jfr.fields.tsv'), 'utf8')
+      .split('\n')
+      .map((x) => x.split('\t'))
+      .find((f) => f[0] === type && f[1] === field);
+    expect(l, `${type} ${field} in the JDK's reading`).toBeDefined();
+    return Number(l![3]);
+  };
+  it('draws CPU load, a type the page holds no rows of, from its own fields: the JDK’s values, in time order', async () => {
+    const type = typeOf(profile, 'jdk.CPULoad');
+    const rows = arrowRows(profile, await typeTableInNode(bytes, 'jdk.CPULoad', 2), type);
+    expect(rows.length).toBe(jdkCounts.get('jdk.CPULoad'));
+    expect(Array.from(rows.event).every((e) => e === -1)).toBe(true);
+    const kept = tableRows(rows, { range: null, threads: null, threadFiltered: false, test: null });
+    expect(kept.length).toBe(rows.length);
+    for (let k = 1; k < kept.length; k++) expect(rows.start[kept[k]]).toBeGreaterThanOrEqual(rows.start[kept[k - 1]]);
+    for (const field of ['jvmUser', 'jvmSystem', 'machineTotal']) {
+      const c = col(rows, field);
+      expect(c.unit, field).toBe('fraction');
+      const [line] = lineSeries(rows, kept, c);
+      expect(line.v.length).toBe(rows.length);
+      expect(line.v.reduce((a, b) => a + b, 0)).toBeCloseTo(jdkField('jdk.CPULoad', field), 9);
+      for (let k = 1; k < line.t.length; k++) expect(line.t[k]).toBeGreaterThanOrEqual(line.t[k - 1]);
+      expect(line.t[0]).toBeGreaterThanOrEqual(0);
+      expect(line.t[line.t.length - 1]).toBeLessThanOrEqual(profile.info.durationMs);
+    }
+    // A range keeps the samples inside it only.
+    const mid = rows.start[kept[4]];
+    const inRange = tableRows(rows, { range: [mid - 1, mid + 1], threads: null, threadFiltered: false, test: null });
+    expect(Array.from(inRange)).toEqual([kept[4]]);
+  });
+  it('splits the heap used by GC phase: one line before GC, one after, together the JDK’s sum', async () => {
+    const type = typeOf(profile, 'jdk.GCHeapSummary');
+    const rows = arrowRows(profile, await typeTableInNode(bytes, 'jdk.GCHeapSummary', 1), type);
+    expect(rows.length).toBe(jdkCounts.get('jdk.GCHeapSummary'));
+    const used = col(rows, 'heapUsed');
+    expect(used.unit).toBe('bytes');
+    const lines = lineSeries(rows, all(rows), used, col(rows, 'when'));
+    expect(lines.map((l) => l.name)).toEqual(['After GC', 'Before GC']);
+    expect(lines.map((l) => l.v.length)).toEqual([3, 3]);
+    expect(lines.reduce((a, l) => a + l.v.reduce((x, y) => x + y, 0), 0)).toBe(jdkField('jdk.GCHeapSummary', 'heapUsed'));
+    // After each collection less is in use than before it.
+    const [after, before] = lines;
+    for (let k = 0; k < 3; k++) expect(after.v[k]).toBeLessThan(before.v[k]);
   });
 });
