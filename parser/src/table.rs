@@ -41,7 +41,7 @@ use crate::display::{Shown, COMPACT, MAX_HOPS, MAX_NEST};
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::ChunkHeader;
 use crate::metadata::{FieldDesc, FieldUnit, Prim};
-use crate::reader::Reader;
+use crate::reader::{RawStr, Reader};
 use crate::resolve::{Cached, Resolver};
 use crate::ticks::Ticks;
 use crate::value::Value;
@@ -353,7 +353,27 @@ impl TypeTable {
     }
 
     /// Set column `col` of the row being read (row number `self.rows`).
+    #[inline]
     fn set(&mut self, col: usize, c: Cell) {
+        let rows = self.rows;
+        let Some(column) = self.columns.get_mut(col) else { return };
+        // The usual case: the next value of a column of the same kind.
+        if column.valid.len() == rows {
+            match (&mut column.data, c) {
+                (ColumnData::Int(v), Cell::Int(x)) => v.push(x),
+                (ColumnData::Float(v), Cell::Float(x)) => v.push(x),
+                (ColumnData::Bool(v), Cell::Bool(x)) => v.push(x),
+                (ColumnData::Str(v), Cell::Str(x)) => v.push(x),
+                _ => return self.set_slow(col, c),
+            }
+            column.valid.push(true);
+            return;
+        }
+        self.set_slow(col, c)
+    }
+
+    #[inline(never)]
+    fn set_slow(&mut self, col: usize, c: Cell) {
         let rows = self.rows;
         let Some(column) = self.columns.get_mut(col) else { return };
         let c = column.unify(c, &mut self.strings);
@@ -470,16 +490,23 @@ struct Walk<'c, 'a> {
     res: Resolver<'a>,
     thread_class: Option<usize>,
     stack_class: Option<usize>,
-    /// (parent path, class, field) → path.
-    paths: FxHashMap<(PathId, usize, usize), PathId>,
+    /// (parent path, class) → where the paths of the class's fields start in `flat` (made
+    /// together on first sight, one per field).
+    paths: FxHashMap<(PathId, usize), usize>,
+    flat: Vec<PathId>,
     path_names: Vec<String>,
-    /// (path, suffix) → column: 0 the path itself, 1 `.javaThreadId`, 2 `.osThreadId`,
-    /// 3 `.topFrame`.
-    cols: FxHashMap<(PathId, u8), Option<usize>>,
-    /// Short texts of pool entries ([`COMPACT`] types), by (class, id).
-    texts: FxHashMap<(usize, u64), Value>,
+    /// Per path, per suffix: its column once looked up (0 the path itself, 1 `.javaThreadId`,
+    /// 2 `.osThreadId`, 3 `.topFrame`; `Some(None)` past [`MAX_COLUMNS`]).
+    cols: Vec<[Option<Option<usize>>; 4]>,
+    /// Texts of pool entries of the [`COMPACT`] types, by (class, id), as table strings.
+    texts: FxHashMap<(usize, u64), Option<u32>>,
+    /// String-pool id → table string.
+    pool_strings: FxHashMap<u64, Option<u32>>,
     /// Stack row → string of its top frame.
     tops: FxHashMap<i32, u32>,
+    /// Thread row → table string of its name.
+    thread_names: FxHashMap<i32, u32>,
+    string_class: Option<usize>,
     fixed: Fixed,
 }
 
@@ -495,37 +522,54 @@ impl<'c, 'a> Walk<'c, 'a> {
             thread_class: chunk.md.class_by_name("java.lang.Thread"),
             stack_class: chunk.md.class_by_name("jdk.types.StackTrace"),
             paths: FxHashMap::default(),
+            flat: Vec::new(),
             path_names: Vec::new(),
-            cols: FxHashMap::default(),
+            cols: Vec::new(),
             texts: FxHashMap::default(),
+            pool_strings: FxHashMap::default(),
             tops: FxHashMap::default(),
+            thread_names: FxHashMap::default(),
+            string_class: chunk.md.class_by_name("java.lang.String"),
             fixed: Fixed::default(),
         }
     }
 
-    fn path(&mut self, parent: PathId, class: usize, field: usize, name: &str) -> PathId {
-        if let Some(&p) = self.paths.get(&(parent, class, field)) {
-            return p;
+    /// Where the paths of the fields of `class` under `parent` start in `flat`.
+    fn paths(&mut self, parent: PathId, class: usize) -> usize {
+        if let Some(&start) = self.paths.get(&(parent, class)) {
+            return start;
         }
-        let full = match self.path_names.get(parent as usize) {
-            Some(pn) => format!("{pn}.{name}"),
-            // The table's own `offset` column keeps its name; a field of that name moves aside.
-            None if name == "offset" => "field.offset".to_string(),
-            None => name.to_string(),
-        };
-        let p = self.path_names.len() as PathId;
-        self.path_names.push(full);
-        self.paths.insert((parent, class, field), p);
-        p
+        let chunk = self.chunk;
+        let start = self.flat.len();
+        for f in &chunk.md.classes[class].fields {
+            let p = {
+                let full = match self.path_names.get(parent as usize) {
+                    Some(pn) => format!("{pn}.{}", f.name),
+                    // The table's own `offset` column keeps its name; a field of that name moves aside.
+                    None if f.name == "offset" => "field.offset".to_string(),
+                    None => f.name.clone(),
+                };
+                self.path_names.push(full);
+                self.cols.push([None; 4]);
+                (self.path_names.len() - 1) as PathId
+            };
+            self.flat.push(p);
+        }
+        self.paths.insert((parent, class), start);
+        start
     }
 
+    #[inline]
     fn col(&mut self, t: &mut TypeTable, p: PathId, suffix: u8, kind: ColumnKind, unit: Unit) -> Option<usize> {
-        if let Some(&c) = self.cols.get(&(p, suffix)) {
+        let slot = (suffix as usize).min(3);
+        if let Some(Some(c)) = self.cols.get(p as usize).map(|cs| cs[slot]) {
             return c;
         }
-        let name = format!("{}{}", self.path_names.get(p as usize).map_or("", |s| s.as_str()), SUFFIX[suffix as usize % 4]);
+        let name = format!("{}{}", self.path_names.get(p as usize).map_or("", |s| s.as_str()), SUFFIX[slot]);
         let c = t.column_index(&name, kind, unit);
-        self.cols.insert((p, suffix), c);
+        if let Some(cs) = self.cols.get_mut(p as usize) {
+            cs[slot] = Some(c);
+        }
         c
     }
 
@@ -544,12 +588,13 @@ impl<'c, 'a> Walk<'c, 'a> {
                 order.push(i);
             }
         }
+        let start = self.paths(ROOT, class);
         for (k, &i) in order.iter().enumerate() {
             if k == n_fixed {
                 self.fixed.offset = t.column_index("offset", ColumnKind::Int, Unit::None);
             }
             let f = &c.fields[i];
-            let p = self.path(ROOT, class, i, &f.name);
+            let p = self.flat[start + i];
             let fc = &chunk.md.classes[f.class];
             if f.array {
                 self.col(t, p, 0, ColumnKind::Str, Unit::None);
@@ -572,12 +617,7 @@ impl<'c, 'a> Walk<'c, 'a> {
     }
 
     fn event(&mut self, t: &mut TypeTable, rec: &mut Recording, r: &mut Reader<'a>, class: usize) -> Result<()> {
-        let chunk = self.chunk;
-        for (i, f) in chunk.md.classes[class].fields.iter().enumerate() {
-            let p = self.path(ROOT, class, i, &f.name);
-            self.field(t, rec, r, f, p, 0, 0)?;
-        }
-        Ok(())
+        self.structure(t, rec, r, class, ROOT, 0, 0)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -619,6 +659,30 @@ impl<'c, 'a> Walk<'c, 'a> {
             }
             return Ok(());
         }
+        if fc.prim == Some(Prim::String) {
+            // Strings are interned straight from the bytes; a pool string once per chunk.
+            let s = match r.string()? {
+                RawStr::Null => None,
+                RawStr::Pool(id) => match self.pool_strings.get(&id) {
+                    Some(&s) => s,
+                    None => {
+                        let s = match self.string_class.map(|sc| chunk.resolve_value(sc, id, 1)) {
+                            Some(Value::Str(s)) => Some(t.strings.intern(&s)),
+                            _ => None,
+                        };
+                        self.pool_strings.insert(id, s);
+                        s
+                    }
+                },
+                raw => Some(t.strings.intern(&raw.to_text().unwrap_or_default())),
+            };
+            if let Some(s) = s {
+                if let Some(c) = self.col(t, p, 0, ColumnKind::Str, Unit::None) {
+                    t.set(c, Cell::Str(s));
+                }
+            }
+            return Ok(());
+        }
         if let Some(prim) = fc.prim {
             let v = chunk.decode_prim(r, prim, nest)?;
             self.leaf(t, p, f.unit, v);
@@ -630,8 +694,9 @@ impl<'c, 'a> Walk<'c, 'a> {
     #[allow(clippy::too_many_arguments)]
     fn structure(&mut self, t: &mut TypeTable, rec: &mut Recording, r: &mut Reader<'a>, class: usize, p: PathId, nest: usize, hops: usize) -> Result<()> {
         let chunk = self.chunk;
+        let start = self.paths(p, class);
         for (i, f) in chunk.md.classes[class].fields.iter().enumerate() {
-            let fp = self.path(p, class, i, &f.name);
+            let fp = self.flat.get(start + i).copied().unwrap_or(ROOT);
             self.field(t, rec, r, f, fp, nest, hops)?;
         }
         Ok(())
@@ -644,16 +709,29 @@ impl<'c, 'a> Walk<'c, 'a> {
         let chunk = self.chunk;
         let class = f.class;
         let c = &chunk.md.classes[class];
-        if COMPACT.contains(&c.name.as_str()) || hops + 1 >= MAX_HOPS {
-            let v = match self.texts.get(&(class, id)) {
-                Some(v) => v.clone(),
+        if hops + 1 >= MAX_HOPS {
+            let v = self.shown.reference(class, id, nest, hops);
+            return self.leaf(t, p, f.unit, v);
+        }
+        if COMPACT.contains(&c.name.as_str()) {
+            let s = match self.texts.get(&(class, id)) {
+                Some(&s) => s,
                 None => {
-                    let v = self.shown.reference(class, id, nest, hops);
-                    self.texts.insert((class, id), v.clone());
-                    v
+                    let s = match self.shown.reference(class, id, nest, hops) {
+                        Value::Null => None,
+                        Value::Str(s) => Some(t.strings.intern(&s)),
+                        v => Some(t.strings.intern(&v.text())),
+                    };
+                    self.texts.insert((class, id), s);
+                    s
                 }
             };
-            return self.leaf(t, p, f.unit, v);
+            if let Some(s) = s {
+                if let Some(c) = self.col(t, p, 0, ColumnKind::Str, Unit::None) {
+                    t.set(c, Cell::Str(s));
+                }
+            }
+            return;
         }
         let Some(mut pr) = chunk.pool_reader(class, id) else { return };
         let _ = match (c.prim, &c.fields[..]) {
@@ -673,7 +751,7 @@ impl<'c, 'a> Walk<'c, 'a> {
         let (Some(&name), Some(&java), Some(&os)) = (rec.threads.name.get(i), rec.threads.java_id.get(i), rec.threads.os_id.get(i)) else {
             return;
         };
-        let s = t.strings.intern(rec.strings.get(name as i32));
+        let s = *self.thread_names.entry(row).or_insert_with(|| t.strings.intern(rec.strings.get(name as i32)));
         if let Some(c) = self.col(t, p, 0, ColumnKind::Str, Unit::None) {
             t.set(c, Cell::Str(s));
         }

@@ -327,19 +327,35 @@ export async function loadTypes(profile: Profile, types: string[], onProgress: (
 }
 
 /**
+ * Rows loadTypeTable decodes at most: a row of a type table takes its columns' bytes three times
+ * over while it is made (wasm, the transfer, Arrow), 10 columns of 8 bytes about 250 B.
+ */
+export const MAX_TABLE_ROWS = 4_000_000;
+
+/**
  * Every event of `type` with every field, as an Arrow table (columns/type-table.ts): each
  * worker decodes its chunks (read again from the file, one at a time), the page joins them in
  * file order. Progress runs over the file's bytes; `signal` abandons the wait (the workers
- * finish the chunk group they are on and the result is dropped).
+ * finish the chunk group they are on and the result is dropped). A type with more than `limit`
+ * events is refused before any decoding, with a message naming the command-line export.
  */
 export async function loadTypeTable(
   profile: Profile,
   type: string,
   onProgress: (done: number, total: number) => void = () => {},
   signal?: AbortSignal,
+  limit = MAX_TABLE_ROWS,
 ): Promise<Table> {
   const o = opened.get(profile);
   if (!o) throw new Error('The recording is no longer open.');
+  const count = profile.eventTypes.find((t) => t.name === type)?.count ?? 0;
+  if (count > limit) {
+    const n = (x: number) => x.toLocaleString('en-US');
+    throw new Error(
+      `${type} has ${n(count)} events: a table of every field of them is more than the ${n(limit)} rows this page decodes at once. ` +
+        'Use the jfrscope command-line tool for it: `jfrscope export FILE --out DIR` writes every type as Parquet.',
+    );
+  }
   const total = o.groups.reduce((a, g) => a + g.size, 0);
   const done = o.groups.map(() => 0);
   const aborted = new Promise<never>((_, reject) => {
