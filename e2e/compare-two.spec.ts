@@ -53,7 +53,7 @@ test('Compare with another recording: both sides counted by method name; clearin
   await expect.poll(() => new URL(page.url()).searchParams.get('range2')).toBe('0-1000000');
   const fp2 = new URL(page.url()).searchParams.get('fp2');
   expect(fp2).toMatch(/^\d+-[0-9a-f]+$/);
-  expect(new URL(page.url()).searchParams.get('name2')).toBe('jdk25-cputime.jfr');
+  expect(new URL(page.url()).searchParams.get('file2')).toBe('jdk25-cputime.jfr');
 
   // The link opened without the other recording says which file it needs.
   const link = page.url();

@@ -53,7 +53,9 @@ test('a link reopens the same view, and back/forward walk the changes', async ({
   const other = await context.newPage();
   await other.goto(link);
   await other.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/ap-alloc-lock.jfr'));
-  await expect(other.getByRole('note')).toContainText('different recording');
+  await expect(other.getByRole('alertdialog', { name: 'Not the link’s recording' })).toContainText('This is ap-alloc-lock.jfr');
+  await other.getByRole('button', { name: /anyway/ }).click();
+  await expect(other.locator('.notice')).toContainText('different recording');
 });
 
 test('?url= reproduces a view with no drop at all (a recording of the same site)', async ({ page }) => {

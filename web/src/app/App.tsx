@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import exampleUrl from '../../../fixtures/example.jfr?url';
 import { KeysSheet } from '../components/KeysSheet';
+import { LinkedFile } from '../components/LinkedFile';
 import { RemoteRecording } from '../components/RemoteRecording';
 import { formatPercent } from '../profile-logic/format';
 import { defaultEventType } from '../profile-logic/kinds';
@@ -26,7 +27,7 @@ export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
   const [state, dispatch] = useReducer(reducer, initial.state);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
-  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote } = useRecording(
+  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote, wanted, held, confirmHeld } = useRecording(
     initial.extras,
     [...initial.notices, ...otherNeeded(initial.extras)],
     state.eventType,
@@ -127,6 +128,11 @@ export function App() {
         </div>
       )}
       {remote && <RemoteRecording host={remote.host} href={remote.href} onCancel={dismissRemote} />}
+      {held ? (
+        <LinkedFile want={held.want} got={held.got} onFile={openFile} onConfirm={confirmHeld} />
+      ) : (
+        wanted && !loaded && !progress && <LinkedFile want={wanted} got={null} onFile={openFile} onConfirm={confirmHeld} />
+      )}
       {loaded ? (
         <Workspace
           key={loaded.fingerprint + loaded.name}

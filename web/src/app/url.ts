@@ -3,7 +3,11 @@
  * version, so links made today still open after the format changes. Unknown keys are ignored;
  * malformed values are dropped with a notice, never thrown.
  *
- *   ?v=2&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&hide=a&hide=b&view=flame&fp=…&url=…
+ *   ?v=3&event=jdk.ExecutionSample&stack=NativeThreadSet&range=4000-5000&hide=a&hide=b&view=flame
+ *     &fp=281405-0123456789abcdef&file=example.jfr&start=2026-11-23T14:03:20.125Z&url=…
+ *
+ * A link made on a recording from the user's disk names it (`file`, the size in `fp`, `start`),
+ * so whoever opens the link knows which file to give it, and a wrong file is told apart.
  *   ?v=2&…&view=sandwich&method=java.io.DataInputStream.skipBytes     (the sandwich of a method)
  *   ?v=2&…&view=stack&pin=search-worker-3                              (the stack chart of pinned lanes)
  *
@@ -12,7 +16,7 @@
  */
 import { initialState, type ActiveView, type ViewState } from './state';
 
-export const URL_VERSION = 2;
+export const URL_VERSION = 3;
 
 /** Keys that are not view state but travel with it. */
 export interface UrlExtras {
@@ -20,7 +24,10 @@ export interface UrlExtras {
   url?: string;
   /** Fingerprint of the recording the view belongs to: `<size>-<hash>`. */
   fingerprint?: string;
-  /** The other recording compared with (`fp2`, `name2`): its fingerprint and file name. */
+  /** That recording's file name (`file`) and start, ms since the Unix epoch (`start`, ISO 8601 UTC). */
+  fileName?: string;
+  startMs?: number;
+  /** The other recording compared with (`fp2`, `file2`): its fingerprint and file name. */
   otherFingerprint?: string;
   otherName?: string;
 }
@@ -45,7 +52,9 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   if (extras.url) q.set('url', extras.url);
   if (extras.fingerprint) q.set('fp', extras.fingerprint);
   if (extras.otherFingerprint) q.set('fp2', extras.otherFingerprint);
-  if (extras.otherName) q.set('name2', extras.otherName);
+  if (extras.fileName) q.set('file', extras.fileName);
+  if (extras.startMs !== undefined && Number.isFinite(extras.startMs)) q.set('start', new Date(extras.startMs).toISOString());
+  if (extras.otherName) q.set('file2', extras.otherName);
   const put = (k: string, v: string | null | undefined, def?: string) => {
     if (v !== null && v !== undefined && v !== '' && v !== def) q.set(k, v);
   };
@@ -99,6 +108,12 @@ const upgraders: Record<number, (q: URLSearchParams) => void> = {
     const hide = q.get('hide');
     q.delete('hide');
     for (const t of hide?.split('\n') ?? []) q.append('hide', t);
+  },
+  // 2: the other recording's file name was `name2`; now `file2`, beside the recording's own `file`.
+  2: (q) => {
+    const name2 = q.get('name2');
+    q.delete('name2');
+    if (name2 !== null && !q.has('file2')) q.set('file2', name2);
   },
 };
 
@@ -167,15 +182,23 @@ export function stateFromUrl(search: string): Parsed {
   }
   const fp = q.get('fp');
   if (fp) {
-    if (/^\d+-[0-9a-f]{8,64}$/.test(fp)) extras.fingerprint = fp;
-    else notices.push('Ignored a malformed recording fingerprint.');
+    if (/^\d+-[0-9a-f]{8,64}$/.test(fp)) {
+      extras.fingerprint = fp;
+      const file = q.get('file');
+      if (file) extras.fileName = file;
+      const start = q.get('start');
+      // ISO 8601 in UTC, as urlFromState writes it; anything else is dropped.
+      const ms = start && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(start) ? Date.parse(start) : NaN;
+      if (Number.isFinite(ms)) extras.startMs = ms;
+      else if (start) notices.push(`Ignored a malformed recording start “${start}”.`);
+    } else notices.push('Ignored a malformed recording fingerprint.');
   }
   const fp2 = q.get('fp2');
   if (fp2) {
     if (/^\d+-[0-9a-f]{8,64}$/.test(fp2)) {
       extras.otherFingerprint = fp2;
-      const name2 = q.get('name2');
-      if (name2) extras.otherName = name2;
+      const file2 = q.get('file2');
+      if (file2) extras.otherName = file2;
     } else notices.push('Ignored a malformed fingerprint of the other recording.');
   }
   return { state: s, extras, notices };

@@ -6,7 +6,7 @@
  *   file ─ engine.loadRecording (the type the view shows, by name) ─ fingerprint ─ other
  *     ─ (that type deferred) ─ loadTypes
  *
- * A link made while comparing names the other recording (`fp2`, `name2`): until it is opened
+ * A link made while comparing names the other recording (`fp2`, `file2`): until it is opened
  * here, the link keeps naming it and a notice says which file is needed.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -36,10 +36,26 @@ export interface Progress {
   what?: string;
 }
 
-/** What a link brings: a recording's URL to open, and the fingerprint of the one it was made on. */
+/** What a link brings: a recording's URL to open, and the fingerprint (name, start) of the one it was made on. */
 export interface LinkSource {
   url?: string;
   fingerprint?: string;
+  fileName?: string;
+  startMs?: number;
+}
+
+/** A recording named by its file's facts (components/LinkedFile). */
+export interface NamedFile {
+  name?: string;
+  fingerprint: string;
+  startMs?: number;
+}
+
+/** A file opened for a link made on another: decoded, held back until the user says to show it. */
+export interface Held {
+  loaded: Loaded;
+  got: NamedFile;
+  want: NamedFile;
 }
 
 /**
@@ -57,6 +73,15 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   const handle = useRef<LoadHandle | null>(null);
   const [requested, setRequested] = useState<string[]>([]);
   const linkFingerprint = useRef(link.fingerprint);
+  // The recording the link was made on, from the user's disk: named until a file is given.
+  const [wanted, setWanted] = useState<NamedFile | null>(
+    link.fingerprint && !link.url ? { fingerprint: link.fingerprint, name: link.fileName, startMs: link.startMs } : null,
+  );
+  const wantedRef = useRef(wanted);
+  wantedRef.current = wanted;
+  const [held, setHeld] = useState<Held | null>(null);
+  const heldRef = useRef(held);
+  heldRef.current = held;
   // The type the view shows is decoded in the first round, whatever its size.
   const eventTypeRef = useRef(eventType);
   eventTypeRef.current = eventType;
@@ -66,6 +91,8 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
 
   const open = useCallback((start: () => LoadHandle, name: string, url?: string) => {
     handle.current?.cancel();
+    if (heldRef.current) closeRecording(heldRef.current.loaded.profile);
+    setHeld(null);
     setRemote(null);
     setRequested([]);
     setError(null);
@@ -78,8 +105,16 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         if (handle.current !== h) return;
         const ends = fileEnds(profile);
         const fp = ends ? await fingerprint(ends.size, ends.head, ends.tail) : '';
-        if (loadedRef.current) closeRecording(loadedRef.current.profile);
+        if (handle.current !== h) return closeRecording(profile);
         setProgress(null);
+        const want = wantedRef.current;
+        if (want && fp && want.fingerprint !== fp && !url) {
+          // Another file than the link's: both named, the view applied only if the user says so.
+          setHeld({ loaded: { profile, name, fingerprint: fp, url }, got: { name, fingerprint: fp, startMs: profile.info.startMs }, want });
+          return;
+        }
+        if (loadedRef.current) closeRecording(loadedRef.current.profile);
+        setWanted(null);
         setLoaded({ profile, name, fingerprint: fp, url });
         if (profile.info.errors.length) {
           setError(`The recording is damaged; showing what could be read. ${damageReport(profile.info).join(' ')}`);
@@ -141,5 +176,20 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
 
   const dismissRemote = useCallback(() => setRemote(null), []);
 
-  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote };
+  /** Show the held file anyway, with the link's view; a notice keeps saying it is another file. */
+  const confirmHeld = useCallback(() => {
+    const h = heldRef.current;
+    if (!h) return;
+    if (loadedRef.current) closeRecording(loadedRef.current.profile);
+    setHeld(null);
+    setWanted(null);
+    linkFingerprint.current = undefined;
+    setLoaded(h.loaded);
+    setNotices((n) => [...n, `This link was made for a different recording, ${h.want.name ?? 'another file'}; its view was applied to ${h.loaded.name}.`]);
+    if (h.loaded.profile.info.errors.length) {
+      setError(`The recording is damaged; showing what could be read. ${damageReport(h.loaded.profile.info).join(' ')}`);
+    }
+  }, []);
+
+  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
 }

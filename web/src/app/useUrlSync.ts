@@ -13,7 +13,9 @@ export function useUrlSync(state: ViewState, loaded: Loaded | null, dispatch: Di
   const lastPush = useRef(0);
   useEffect(() => {
     if (!loaded) return;
-    const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint, otherFingerprint: other?.fingerprint, otherName: other?.name });
+    // A recording from the user's disk is named, so the link says which file it needs.
+    const named = loaded.fingerprint ? { fileName: loaded.url ? undefined : loaded.name, startMs: loaded.profile.info.startMs } : {};
+    const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint, ...named, otherFingerprint: other?.fingerprint, otherName: other?.name });
     if (next === window.location.search) return;
     const now = performance.now();
     if (now - lastPush.current < 800) window.history.replaceState(null, '', next);

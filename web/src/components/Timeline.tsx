@@ -618,9 +618,9 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         onPointerUp={() => setResizing(false)}
         onPointerCancel={() => setResizing(false)}
       />
-      <p className="sr-only" aria-live="polite" aria-label="Keyboard on the lanes">
+      <div className="sr-only" role="log" aria-live="polite" aria-label="Keyboard on the lanes">
         {cursorText}
-      </p>
+      </div>
       {menu && menuLane >= 0 && (
         <div
           ref={menuEl}

@@ -34,9 +34,10 @@ const full: ViewState = {
 
 describe('URL state', () => {
   it('round-trips every field', () => {
-    const back = stateFromUrl(urlFromState(full, { url: 'https://example.org/a.jfr', fingerprint: '123-00ff00ff00ff00ff' }));
+    const extras = { url: 'https://example.org/a.jfr', fingerprint: '123-00ff00ff00ff00ff', fileName: 'a.jfr', startMs: 1763906600125 };
+    const back = stateFromUrl(urlFromState(full, extras));
     expect(back.state).toEqual(full);
-    expect(back.extras).toEqual({ url: 'https://example.org/a.jfr', fingerprint: '123-00ff00ff00ff00ff' });
+    expect(back.extras).toEqual(extras);
     expect(back.notices).toEqual([]);
   });
 
@@ -51,7 +52,7 @@ describe('URL state', () => {
     expect(back.extras).toEqual(extras);
     expect(back.notices).toEqual([]);
     // A malformed fingerprint drops the other recording (its name too) with a notice.
-    const bad = stateFromUrl('?v=2&fp2=nope&name2=x.jfr&range2=1-2');
+    const bad = stateFromUrl('?v=3&fp2=nope&file2=x.jfr&range2=1-2');
     expect(bad.extras).toEqual({});
     expect(bad.state.otherRange).toEqual([1, 2]);
     expect(bad.notices).toHaveLength(1);
@@ -102,6 +103,45 @@ describe('the sandwich and the stack chart', () => {
     expect(stateFromUrl(urlFromState(stack))).toEqual({ state: stack, extras: {}, notices: [] });
     // A link of version 1 with the new views reads them too (they are additions, nothing to upgrade).
     expect(stateFromUrl('?v=1&view=stack&pin=w').state).toMatchObject({ view: 'stack', pinnedThreads: ['w'] });
+  });
+});
+
+describe('the recording a link names', () => {
+  const named = { fingerprint: '281405-0123456789abcdef', fileName: 'prod #3, "after" the fix; ünïcode\n.jfr', startMs: Date.UTC(2026, 10, 23, 14, 3, 20, 125) };
+
+  it('round-trips its file name, size (in the fingerprint) and start, to the millisecond', () => {
+    const link = urlFromState({ ...initialState, stackFilter: 'x' }, named);
+    expect(link).toContain('start=2026-11-23T14%3A03%3A20.125Z');
+    const back = stateFromUrl(link);
+    expect(back.extras).toEqual(named);
+    expect(back.notices).toEqual([]);
+    // Through a real location too.
+    expect(stateFromUrl(new URL(`https://h.example/${link}`).search).extras).toEqual(named);
+  });
+
+  it('a start that is no ISO time in UTC is dropped with a notice; the file name stays', () => {
+    for (const bad of ['yesterday', '2026-11-23 14:03:20', '2026-11-23T14:03:20+01:00', '2026-13-45T99:99:99Z']) {
+      const r = stateFromUrl(`?v=3&fp=281405-0123456789abcdef&file=a.jfr&start=${encodeURIComponent(bad)}`);
+      expect(r.extras, bad).toEqual({ fingerprint: '281405-0123456789abcdef', fileName: 'a.jfr' });
+      expect(r.notices, bad).toHaveLength(1);
+    }
+  });
+
+  it('a name or start without a fingerprint names nothing', () => {
+    expect(stateFromUrl('?v=3&file=a.jfr&start=2026-11-23T14:03:20Z').extras).toEqual({});
+  });
+
+  it('upgrades version 2: the other recording’s `name2` is now `file2`', () => {
+    const r = stateFromUrl('?v=2&fp=1-00ff00ff00ff00ff&fp2=456789-0123456789abcdef&name2=before.jfr&view=compare');
+    expect(r.extras).toEqual({ fingerprint: '1-00ff00ff00ff00ff', otherFingerprint: '456789-0123456789abcdef', otherName: 'before.jfr' });
+    expect(r.state.view).toBe('compare');
+    expect(r.notices).toEqual([]);
+    // Written back as version 3.
+    const again = urlFromState(r.state, r.extras);
+    expect(again).toMatch(/^\?v=3&/);
+    expect(again).toContain('file2=before.jfr');
+    expect(again).not.toContain('name2');
+    expect(stateFromUrl(again)).toEqual(r);
   });
 });
 
