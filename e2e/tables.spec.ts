@@ -2,7 +2,8 @@
  * Events as tables, as a person uses them: open the GC events of a JDK recording from the
  * Recording panel's counts, read how many there are (truth: the JDK's count in
  * fixtures/expected), sort by duration, choose a row and see the event selected on the timeline
- * and in the side panel, save the table as CSV and the flame graph as SVG and read the files back.
+ * and in the side panel, save the table as CSV, Arrow and Parquet and the flame graph as SVG and
+ * read the files back.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { tableFromIPC } from 'apache-arrow';
+import { parquetReadObjects } from 'hyparquet';
 import { decodePng, lanesCanvas, parseMs, readView, root, settled, shot, xAt } from './helpers';
 
 const FILE = 'jdk17-profile.jfr';
@@ -110,6 +113,18 @@ test('the GC events open as a table from the Recording panel; a row shows its ev
   const saved = lines.slice(1).map((l) => Number(l[col]));
   expect(saved).toEqual([...saved].sort((a, b) => a - b));
   saved.forEach((ms, k) => expect(Math.abs(ms - parseMs(rows[k]['Duration']))).toBeLessThan(0.06));
+
+  // As Arrow and as Parquet: the same rows, in the same order.
+  const [arrow] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Arrow', exact: true }).click()]);
+  expect(arrow.suggestedFilename()).toBe('jdk17-profile.jdk.GarbageCollection.arrow');
+  const table = tableFromIPC(readFileSync((await arrow.path())!));
+  expect(table.numRows).toBe(want);
+  expect(Array.from(table.getChild('Duration (ms)')!.toArray() as Float64Array)).toEqual(saved);
+  const [parquet] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Parquet', exact: true }).click()]);
+  expect(parquet.suggestedFilename()).toBe('jdk17-profile.jdk.GarbageCollection.parquet');
+  const pq = readFileSync((await parquet.path())!);
+  const read = (await parquetReadObjects({ file: pq.buffer.slice(pq.byteOffset, pq.byteOffset + pq.byteLength) as ArrayBuffer })) as Record<string, unknown>[];
+  expect(read.map((r) => r['Duration (ms)'])).toEqual(saved);
   await settled(page);
 });
 
