@@ -72,14 +72,43 @@ export default defineConfig({
       } as Record<string, unknown>,
       workbox: {
         globPatterns: ['**/*.{js,css,html,wasm,png,svg,jfr,webmanifest}'],
+        // The SQL view's DuckDB (about 34 MB of wasm, its worker and its code) and the Parquet
+        // writer (5 MB) are not precached on the first visit: they are cached the first time
+        // they are used (below), and from then on served from the cache, offline too.
+        globIgnores: ['**/duckdb-*', '**/parquet_wasm_bg-*', '**/sql-*.js'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
+        runtimeCaching: [
+          {
+            // Hashed file names: a cached copy is never stale, a new build names new files.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/assets\/(duckdb-|parquet_wasm_bg-|sql-)[^/]*$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'jfrscope-sql',
+              expiration: { maxEntries: 16 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
       },
     }),
   ],
   assetsInclude: ['**/*.jfr'],
   worker: { format: 'es' },
-  build: { outDir: '../dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0 },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    // The SQL view's code in a chunk named for the service worker's runtime cache (above).
+    rolldownOptions: {
+      output: {
+        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes('/web/src/sql/browser') || id.includes('@duckdb/duckdb-wasm')) ? 'assets/sql-[hash].js' : 'assets/[name]-[hash].js'),
+      },
+    },
+  },
+  // One apache-arrow for the page and DuckDB's module (which asks for an older line).
+  resolve: { dedupe: ['apache-arrow'] },
   server: { fs: { allow: ['..'] }, headers: { 'Content-Security-Policy': devPolicy } },
   preview: { headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer' } },
   test: {

@@ -35,7 +35,10 @@ import { Timeline } from '../components/Timeline';
 import { HEAD_H, LANE_H } from '../components/timeline/geometry';
 import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
 import { useThemeName } from '../components/useTheme';
+import { SqlView } from '../components/SqlView';
+import { examples as sqlExamples } from '../sql/examples';
 import { useViewIntents } from './intents';
+import { useSql } from './useSql';
 import type { Action, ActiveView, ViewState } from './state';
 import type { OtherIntents } from '../components/intents';
 import { otherFile, type OtherRecording } from './useOtherRecording';
@@ -112,6 +115,16 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
           : tableInfo.deferred && !full.table
             ? (loaded.failed?.[tableInfo.name] ?? `Decoding ${formatCount(tableInfo.count)} ${tableInfo.name} events…`)
             : null;
+  const sql = useSql(profile, state.view === 'sql');
+  const sqlExampleList = useMemo(() => sqlExamples(profile, state.range), [profile, state.range]);
+  // A link's query runs once DuckDB is up (the query is the link's point).
+  const sqlRanOnce = useRef(false);
+  const { engine: sqlEngine, run: sqlRun } = sql;
+  useEffect(() => {
+    if (sqlEngine !== 'ready' || sqlRanOnce.current || state.view !== 'sql') return;
+    sqlRanOnce.current = true;
+    if (state.sql.trim()) sqlRun(state.sql);
+  }, [sqlEngine, sqlRun, state.view, state.sql]);
   const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
   const [split, setSplit] = useSplitShare();
   const stackCharts = useStackCharts(profile, deferred, d, selectedEvent, state.view === 'stack');
@@ -190,6 +203,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     ...(d.tracks ? [['latency', 'Latency'] as [ActiveView, string]] : []),
     ['compare', 'Compare'],
     ['events', 'Events table'],
+    ['sql', 'SQL'],
     ['recording', 'Recording'],
   ];
   // ← → (Home, End) on a tab open the neighbouring view and move the focus with it.
@@ -560,6 +574,34 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 onSelectEvent={setSelectedEvent}
                 toParquet={tableToParquet}
                 onDecodeFields={fullWanted || !tableInfo ? undefined : () => setFullAsked(tableInfo.name)}
+              />
+            )}
+            {state.view === 'sql' && (
+              <SqlView
+                sql={state.sql}
+                onSql={(text) => set({ sql: text })}
+                engine={sql.engine}
+                schema={sql.schema}
+                examples={sqlExampleList}
+                result={sql.result}
+                error={sql.error}
+                running={sql.running}
+                loadingFields={sql.loadingFields}
+                onRun={() => sql.run(state.sql)}
+                onCancel={sql.cancel}
+                onLoadFields={sql.loadFields}
+                onRow={(link) => {
+                  if (link.event !== null && link.event < profile.events.length) setSelectedEvent(link.event);
+                  const patch: Partial<ViewState> = {};
+                  if (link.range) {
+                    // A point (an instant event, a start alone) is selected as a millisecond around it.
+                    const r: [number, number] = link.range[1] > link.range[0] ? link.range : [link.range[0] - 0.5, link.range[0] + 0.5];
+                    patch.range = r;
+                    if (state.viewport && (r[0] < state.viewport[0] || r[1] > state.viewport[1])) patch.viewport = null;
+                  }
+                  if (link.thread) patch.pinnedThreads = [link.thread];
+                  if (Object.keys(patch).length) set(patch);
+                }}
               />
             )}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}

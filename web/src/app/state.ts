@@ -3,7 +3,7 @@
  * function of it (url.ts) and back/forward walk it.
  */
 
-export type ActiveView = 'flame' | 'sandwich' | 'stack' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'recording' | 'nativemem';
+export type ActiveView = 'flame' | 'sandwich' | 'stack' | 'methods' | 'subjects' | 'threads' | 'locks' | 'findings' | 'latency' | 'compare' | 'events' | 'sql' | 'recording' | 'nativemem';
 
 export interface ViewState {
   /** Event type name whose events the flame graph and tables show. */
@@ -51,6 +51,8 @@ export interface ViewState {
   view: ActiveView;
   /** The event type the events table shows ('' = the Event menu's type); any type, with a stack or not. */
   tableType: string;
+  /** The SQL view's query text. */
+  sql: string;
 }
 
 export const initialState: ViewState = {
@@ -81,6 +83,7 @@ export const initialState: ViewState = {
   search: '',
   view: 'flame',
   tableType: '',
+  sql: '',
 };
 
 export type Action =

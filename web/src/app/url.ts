@@ -32,7 +32,7 @@ export interface UrlExtras {
   otherName?: string;
 }
 
-const VIEWS: ActiveView[] = ['flame', 'sandwich', 'stack', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'recording', 'nativemem'];
+const VIEWS: ActiveView[] = ['flame', 'sandwich', 'stack', 'methods', 'subjects', 'threads', 'locks', 'findings', 'latency', 'compare', 'events', 'sql', 'recording', 'nativemem'];
 
 function rangeToText(r: [number, number] | null): string | null {
   return r ? `${+r[0].toFixed(3)}-${+r[1].toFixed(3)}` : null;
@@ -86,6 +86,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('search', state.search);
   put('view', state.view, 'flame');
   put('table', state.tableType);
+  put('sql', state.sql);
   return `?${q.toString()}`;
 }
 
@@ -174,6 +175,7 @@ export function stateFromUrl(search: string): Parsed {
     else notices.push(`Ignored an unknown view “${view}”.`);
   }
   s.tableType = str('table');
+  s.sql = str('sql');
   const extras: UrlExtras = {};
   const url = q.get('url');
   if (url) {

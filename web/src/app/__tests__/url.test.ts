@@ -30,9 +30,23 @@ const full: ViewState = {
   search: 'skip',
   view: 'subjects',
   tableType: 'jdk.GCHeapSummary',
+  sql: `-- lock waits; "quoted" & 100% sure?
+SELECT thread, sum(duration) AS wait_ms
+FROM "jdk.JavaMonitorEnter" WHERE subject LIKE '%#a+b%'
+GROUP BY ALL ORDER BY 2 DESC`,
 };
 
 describe('URL state', () => {
+  it('carries the SQL view and its query text as typed (newlines, quotes, %, #, +, &)', () => {
+    const s = { ...initialState, view: 'sql' as const, sql: full.sql };
+    const link = urlFromState(s);
+    expect(link).toContain('view=sql');
+    expect(new URLSearchParams(link).get('sql')).toBe(full.sql);
+    expect(stateFromUrl(link).state).toEqual(s);
+    // Links made before the SQL view keep an empty query.
+    expect(stateFromUrl('?v=2&view=flame').state.sql).toBe('');
+  });
+
   it('round-trips every field', () => {
     const extras = { url: 'https://example.org/a.jfr', fingerprint: '123-00ff00ff00ff00ff', fileName: 'a.jfr', startMs: 1763906600125 };
     const back = stateFromUrl(urlFromState(full, extras));
