@@ -134,6 +134,18 @@ fn check_kinds(name: &str, rec: &Recording, want: &str) -> Vec<String> {
     let (mut mallocs, mut malloc_bytes) = (0u64, 0i64);
     let mut live: BTreeMap<u64, i64> = BTreeMap::new();
     let wanted: Vec<&str> = want.lines().collect();
+    // Mallocs and frees match in time order (file order among equal times).
+    let mut memory: Vec<usize> = (0..e.len()).filter(|&i| matches!(rec.types[e.ty[i] as usize].name.as_str(), "profiler.Malloc" | "profiler.Free")).collect();
+    memory.sort_by_key(|&i| (e.start_ns[i], i));
+    for &i in &memory {
+        if rec.types[e.ty[i] as usize].name == "profiler.Malloc" {
+            mallocs += 1;
+            malloc_bytes += e.weight[i] as i64;
+            live.insert(e.value[i] as u64, e.weight[i] as i64);
+        } else {
+            live.remove(&(e.value[i] as u64));
+        }
+    }
     for i in 0..e.len() {
         let ty = &rec.types[e.ty[i] as usize];
         let t = e.thread[i];
@@ -151,14 +163,6 @@ fn check_kinds(name: &str, rec: &Recording, want: &str) -> Vec<String> {
             "profiler.Span" => add(format!("span\t{}", text(e.subject[i]))),
             "jdk.MethodTrace" => add(format!("method\t{}", text(e.subject[i]))),
             "profiler.NativeLock" => add("nativelock".to_string()),
-            "profiler.Malloc" => {
-                mallocs += 1;
-                malloc_bytes += e.weight[i] as i64;
-                live.insert(e.value[i] as u64, e.weight[i] as i64);
-            }
-            "profiler.Free" => {
-                live.remove(&(e.value[i] as u64));
-            }
             _ => {}
         }
     }

@@ -32,8 +32,9 @@
  *                                     virtual<TAB>thread name<TAB>events on it
  *                                     pinned<TAB>thread<TAB>carrier<TAB>reason<TAB>events<TAB>ns
  *                                     malloc<TAB>events<TAB>bytes
- *                                     unfreed<TAB>allocations<TAB>bytes   (a free matches the
- *                                       latest malloc of its address; what no free matched)
+ *                                     unfreed<TAB>allocations<TAB>bytes   (in time order, file
+ *                                       order among equal times, a free matches the latest
+ *                                       malloc of its address; what no free matched)
  *                                     span<TAB>tag<TAB>events<TAB>ns
  *                                     method<TAB>Class.method<TAB>events<TAB>ns
  *                                     nativelock<TAB>events<TAB>ns
@@ -79,7 +80,7 @@ public class Golden {
         StringBuilder samples = new StringBuilder();
         StringBuilder nativemem = new StringBuilder();
         TreeMap<String, long[]> kinds = new TreeMap<>();
-        HashMap<Long, Long> live = new HashMap<>();
+        List<long[]> memory = new ArrayList<>();
         long[] malloc = new long[2];
         try (RecordingFile rf = new RecordingFile(jfr)) {
             // A type is known by its name: when one chunk declares it with a stack trace and
@@ -94,7 +95,7 @@ public class Golden {
                 String type = e.getEventType().getName();
                 counts.merge(type, 1L, Long::sum);
                 addFields(e, type, fields);
-                kinds(e, type, kinds, live, malloc);
+                kinds(e, type, kinds, memory, malloc);
                 boolean hasStack = withStack.contains(type);
                 long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
                 if (hasStack) {
@@ -141,6 +142,12 @@ public class Golden {
         });
         Files.writeString(out.resolve(name + ".fields.tsv"), fs);
         if (malloc[0] > 0) {
+            memory.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+            HashMap<Long, Long> live = new HashMap<>();
+            for (long[] x : memory) {
+                if (x[3] >= 0) live.put(x[2], x[3]);
+                else live.remove(x[2]);
+            }
             kinds.put("malloc\t" + malloc[0], new long[] {malloc[1]});
             long bytes = 0;
             for (long b : live.values()) bytes += b;
@@ -194,7 +201,12 @@ public class Golden {
     }
 
     /** Virtual threads, pinning, native memory, native locks, spans and traces (kinds.tsv). */
-    static void kinds(RecordedEvent e, String type, TreeMap<String, long[]> m, HashMap<Long, Long> live, long[] malloc) {
+    static long nanos(RecordedEvent e) {
+        java.time.Instant at = e.getStartTime();
+        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
+    }
+
+    static void kinds(RecordedEvent e, String type, TreeMap<String, long[]> m, List<long[]> memory, long[] malloc) {
         RecordedThread t = e.hasField("eventThread") ? e.getThread("eventThread") : null;
         if (t != null && t.hasField("virtual") && t.getBoolean("virtual")) {
             m.computeIfAbsent("virtual\t" + threadName(t), k -> new long[1])[0]++;
@@ -211,9 +223,9 @@ public class Golden {
             case "profiler.Malloc" -> {
                 malloc[0]++;
                 malloc[1] += e.getLong("size");
-                live.put(e.getLong("address"), e.getLong("size"));
+                memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), e.getLong("size")});
             }
-            case "profiler.Free" -> live.remove(e.getLong("address"));
+            case "profiler.Free" -> memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), -1});
             default -> {}
         }
     }

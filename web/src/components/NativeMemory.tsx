@@ -31,7 +31,8 @@ export function NativeMemoryView({ profile, nm, viewport, range, clock, search }
         {formatBytes(nm.unfreedBytes)} in {formatCount(nm.unfreedCount)} allocations never freed, of {formatBytes(nm.allocatedBytes)} in {formatCount(nm.allocations)} allocated during the recording;{' '}
         {formatCount(nm.frees)} frees matched an allocation by address{nm.unmatchedFrees ? `, ${formatCount(nm.unmatchedFrees)} freed memory allocated before the recording began` : ''}.
       </p>
-      <LineChart series={series} unit="bytes" label="Outstanding native bytes (allocated in the recording, not yet freed)" duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />
+      {/* Allocated in the recording and not yet freed, at each malloc and free. */}
+      <LineChart series={series} unit="bytes" label="Outstanding bytes" duration={profile.info.durationMs} viewport={viewport} range={range} clock={clock} />
       <table className="grid" aria-label="Unfreed allocations by stack">
         <thead>
           <tr>

@@ -39,7 +39,7 @@ export function summarize(profile: Profile, i: IndexIntoEvents, clock: number | 
         : type?.name === 'jdk.JavaMonitorWait'
           ? `notified by ${peerName}`
           : type?.kind === 'pinned'
-            ? `pinned to its carrier ${peerName}, which no other virtual thread could use meanwhile`
+            ? `pinned to its carrier ${peerName} (held while pinned)`
             : `handed over by ${peerName} (the previous owner; in a pile-up often another waiter: Locks names who held it)`,
     frames: e.stack[i] >= 0 ? stackNames(profile, e.stack[i]).reverse() : [],
   };

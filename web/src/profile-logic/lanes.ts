@@ -24,7 +24,7 @@ export interface Lane {
 
 /** How a lane reads aloud and in its hover: its label, marked when virtual or a group. */
 export function laneName(l: Lane): string {
-  if (l.group) return `${l.label}, group ${l.group === 'open' ? 'open' : 'closed'}`;
+  if (l.group) return `${l.label}: ${l.group} group`;
   return l.virtual ? `${l.label} (virtual)` : l.label;
 }
 

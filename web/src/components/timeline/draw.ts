@@ -263,6 +263,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     const kindPaths: (Path2D | undefined)[] = new Array(2 * (WAIT_KINDS.length + 1));
     const droppedPath = new Path2D();
     const otherPaths = new Map<number, Path2D>();
+    const pinnedCode = WAIT_KINDS.indexOf('pinned') + 1;
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop + BAR_TOP;
       for (const t of lanes[li].threads) {
@@ -281,7 +282,10 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           // Everything starting within the next pixel is drawn as part of this bar.
           const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
           if (next > k + 1) end = Math.max(end, reach[next - 1]);
-          const code = kinds[i];
+          let code = kinds[i];
+          // A pinned virtual thread's pin starts with the sleep or park it holds: the pin wins
+          // the pixel (looked for among the first events merged into it).
+          for (let j = k + 1; j < next && j < k + 64 && code !== pinnedCode; j++) if (kinds[list[j]] === pinnedCode && !hiddenCode[pinnedCode - 1]) code = pinnedCode;
           if (code > 0 && hiddenCode[code - 1]) {
             k = next;
             continue;
@@ -310,7 +314,6 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       }
     }
     // Pinned virtual threads last: their sleep or park lies under the same span.
-    const pinnedCode = WAIT_KINDS.indexOf('pinned') + 1;
     const slots = kindPaths.map((_, slot) => slot).sort((a, b) => Number(a >> 1 === pinnedCode) - Number(b >> 1 === pinnedCode));
     slots.forEach((slot) => {
       const path = kindPaths[slot];
