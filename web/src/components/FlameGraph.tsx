@@ -37,6 +37,8 @@ interface Props {
   onSandwich?: (name: string) => void;
   /** The graph's accessible name ("Flame graph", "Callers of …"). */
   label?: string;
+  /** What the root's weight is, as the tooltips name it ("the selection", "the method"). */
+  whole?: string;
   /** Colour by the method's change (DiffNode.change) instead of frame kind. */
   diff?: boolean;
   /** In a diff: the significance level under which a change is coloured. */
@@ -73,7 +75,7 @@ function describeFrame(d: Node, mode: WeightMode, total: number): string {
   return `${visibleName(n.name)} · total ${formatWeight(n.value, mode)} (${formatPercent(n.value, total)}) · self ${formatWeight(n.self, mode)} (${formatPercent(n.self, total)})`;
 }
 
-export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich, label = 'Flame graph', diff = false, level = 0.01 }: Props) {
+export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich, label = 'Flame graph', whole = 'the selection', diff = false, level = 0.01 }: Props) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart<CallNode> | null>(null);
   const onSelectRef = useRef(onSelect);
@@ -135,10 +137,10 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     const tip = tooltip.defaultFlamegraphTooltip().text((d) => {
       const n = d.data as DiffNode;
       const c = n.change;
-      if (d.depth === 0) return `${formatWeight(n.value, mode)} in the selection`;
+      if (d.depth === 0) return `${formatWeight(n.value, mode)} in ${whole}`;
       return [
         visibleName(n.name),
-        `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of selection)`,
+        `total ${formatWeight(n.value, mode)}  (${formatPercent(n.value, total)} of ${whole})`,
         `self  ${formatWeight(n.self, mode)}  (${formatPercent(n.self, total)})`,
         diff && c
           ? `the method in all: ${formatWeight(c.a, mode)} of the selection (${formatPercent(c.share, 1)}), ${formatWeight(c.b, mode)} of the baseline (${formatPercent(c.baseShare, 1)}): ${pt(c.delta)}, p = ${formatP(c.p)}${direction(c, level) === 0 ? ' (not significant)' : ''}`
@@ -184,7 +186,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
     };
-  }, [tree, mode, inverted, diff, level]);
+  }, [tree, mode, inverted, diff, level, whole]);
 
   useEffect(() => {
     const c = chart.current;

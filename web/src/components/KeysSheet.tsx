@@ -39,6 +39,8 @@ const MOUSE: [string, string][] = [
   ['right-click', 'a lane name: its menu (pin to the top, hide)'],
   ['drag the handle under the timeline', 'share the height between the timeline and the views'],
   ['right-click a frame', 'its menu: zoom, or its callers and callees (sandwich)'],
+  ['click a stack chart box', 'choose its method (the flame graph’s, the sandwich’s)'],
+  ['drag on the stack chart', 'select a time range'],
   ['drag the lane names’ edge', 'resize the column'],
 ];
 

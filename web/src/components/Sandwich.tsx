@@ -65,13 +65,13 @@ export function SandwichView({ sandwich, mode, search, top, names, onSandwich }:
           <section aria-label={`Callers of ${shown}`}>
             <h4>Callers ▲ who called it, out to the threads’ roots</h4>
             <div className="flame-pane sandwich-pane">
-              <FlameGraph tree={callers} mode={mode} inverted={false} search={search} label={`Callers of ${shown}`} onSandwich={onSandwich} />
+              <FlameGraph tree={callers} mode={mode} inverted={false} search={search} label={`Callers of ${shown}`} whole="the method" onSandwich={onSandwich} />
             </div>
           </section>
           <section aria-label={`Callees of ${shown}`}>
             <h4>Callees ▼ what it called</h4>
             <div className="flame-pane sandwich-pane">
-              <FlameGraph tree={callees} mode={mode} inverted search={search} label={`Callees of ${shown}`} onSandwich={onSandwich} />
+              <FlameGraph tree={callees} mode={mode} inverted search={search} label={`Callees of ${shown}`} whole="the method" onSandwich={onSandwich} />
             </div>
           </section>
         </>
