@@ -99,7 +99,7 @@ test('the GC events open as a table from the Recording panel; a row shows its ev
   await expect(panel).toBeVisible();
   await expect(panel).toContainText('jdk.GarbageCollection');
   await expect(panel).toContainText(`at ${rows[1]['Start']}, lasting ${rows[1]['Duration']}`);
-  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await expect(row).toHaveAttribute('aria-current', 'true');
   await expect(panel.locator('pre.fields')).toContainText('"gcId"');
   await shot(page, 'tables-gc');
 

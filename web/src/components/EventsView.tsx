@@ -227,7 +227,7 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                   key={v.key}
                   role="row"
                   aria-rowindex={v.index + 2}
-                  aria-selected={selected}
+                  aria-current={selected ? true : undefined}
                   className={`vrow${selected ? ' selected' : ''}`}
                   style={{ gridTemplateColumns: template, width: rowWidth, transform: `translateY(${v.start}px)`, height: ROW_H }}
                   title={ev >= 0 ? 'Show on the timeline' : 'The timeline does not hold this type’s events'}
