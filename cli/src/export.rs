@@ -14,10 +14,10 @@
 //! every table carries the `recording` column, part of each key.
 
 use crate::{read_chunks, report_errors};
-use arrow_array::builder::{BooleanBuilder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use jfrscope_parser::{Chunk, ChunkHeader, Options, Pass, Recording, STACK_LOST};
+use jfrscope_parser::{Chunk, ChunkHeader, ColumnData, Options, Pass, Recording, TypeTable, Unit, STACK_LOST};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
@@ -57,7 +57,7 @@ impl Format {
 /// Rows per Parquet row group at most.
 const ROW_GROUP: usize = 1 << 20;
 /// Bytes of Parquet row groups being filled, over every table, past which they are flushed.
-const BUFFER_BUDGET: usize = 128 << 20;
+const BUFFER_BUDGET: usize = 64 << 20;
 
 /// One open table file.
 enum Sink {
@@ -65,16 +65,19 @@ enum Sink {
     Arrow(arrow_ipc::writer::FileWriter<BufWriter<File>>),
 }
 
-/// A table being written: a folder of part files, a new part when the schema changes (a type
-/// whose fields differ between two recordings, or two chunks).
+/// One part file of a table being written.
 struct Table {
     dir: PathBuf,
-    /// The folder's name.
-    folder: String,
     schema: SchemaRef,
     sink: Sink,
-    part: usize,
-    rows: u64,
+}
+
+/// An event type's folder: a part file per distinct schema (a type whose fields differ
+/// between two recordings, or two chunks, gets a part for each; rows go to the part of their
+/// schema).
+struct TypeSink {
+    folder: String,
+    parts: Vec<Table>,
 }
 
 impl Table {
@@ -95,19 +98,13 @@ impl Table {
                 arrow_ipc::writer::FileWriter::try_new_buffered(f, &schema).map_err(|e| format!("{}: {e}", path.display()))?,
             ),
         };
-        let folder = dir.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Table { dir, folder, schema, sink, part, rows: 0 })
+        Ok(Table { dir, schema, sink })
     }
 
-    fn write(&mut self, batch: &RecordBatch, format: Format) -> Result<(), String> {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        if batch.schema() != self.schema {
-            let next = Table::open(self.dir.clone(), batch.schema(), self.part + 1, format)?;
-            std::mem::replace(self, next).close()?;
-        }
-        self.rows += batch.num_rows() as u64;
         let r = match &mut self.sink {
             Sink::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
             Sink::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
@@ -135,6 +132,22 @@ impl Table {
             Sink::Parquet(w) => w.close().map(|_| ()).map_err(|e| format!("{dir}: {e}")),
             Sink::Arrow(mut w) => w.finish().map_err(|e| format!("{dir}: {e}")),
         }
+    }
+}
+
+impl TypeSink {
+    /// Write `batch` into the part of its schema, opening one for a schema not met before.
+    fn write(&mut self, batch: &RecordBatch, root: &Path, format: Format) -> Result<(), String> {
+        let schema = batch.schema();
+        let i = match self.parts.iter().position(|p| p.schema == schema) {
+            Some(i) => i,
+            None => {
+                let dir = root.join("events").join(&self.folder);
+                self.parts.push(Table::open(dir, schema, self.parts.len(), format)?);
+                self.parts.len() - 1
+            }
+        };
+        self.parts[i].write(batch)
     }
 }
 
@@ -209,7 +222,7 @@ fn recordings_schema() -> SchemaRef {
     ])
 }
 
-/// The columns every event table starts with.
+/// The columns every event table starts with; the type's own fields follow.
 fn event_fields() -> Vec<Field> {
     vec![
         Field::new("recording", DataType::Int32, false),
@@ -258,13 +271,15 @@ pub struct Outcome {
     pub stacks_lost: u64,
     /// Per type, (counted, written), where they differ.
     pub short: Vec<(String, u64, u64)>,
+    /// Per type, rows whose fields could not be read (null but for the standard columns).
+    pub unread: Vec<(String, u64)>,
 }
 
 /// The dataset being written.
 pub struct Exporter {
     dir: PathBuf,
     format: Format,
-    events: BTreeMap<String, Table>,
+    events: BTreeMap<String, TypeSink>,
     /// Folder names taken by event types.
     folders: std::collections::BTreeSet<String>,
     threads: Table,
@@ -313,12 +328,14 @@ impl Exporter {
         let mut rows = 0u64;
         let mut per_type: BTreeMap<String, u64> = BTreeMap::new();
         let mut lost = 0u64;
+        let mut unread: BTreeMap<String, u64> = BTreeMap::new();
         let io = read_chunks(path, &mut rec, |bytes, header, index, rec| {
             if failure.is_some() {
                 return;
             }
-            decode_all(bytes, header, index, rec);
-            let r = self.write_chunk(id, rec, &mut written, &mut per_type).and_then(|n| {
+            decode_all(bytes, header.clone(), index, rec);
+            let chunk = Chunk::from_bytes(bytes, header, index).ok();
+            let r = self.write_chunk(id, rec, chunk.as_ref(), &mut written, &mut per_type, &mut unread).and_then(|n| {
                 rows += n;
                 lost += rec.events.stack.iter().filter(|&&s| s == STACK_LOST).count() as u64;
                 rec.events.clear();
@@ -350,13 +367,13 @@ impl Exporter {
         if let Err(e) = io {
             eprintln!("jfrscope: {path}: {e}");
         }
-        Ok(Outcome { errors, rows, counted, stacks_lost: lost, short })
+        Ok(Outcome { errors, rows, counted, stacks_lost: lost, short, unread: unread.into_iter().collect() })
     }
 
     /// Close every table (writing the Parquet footers). Returns the number of event tables.
     pub fn finish(self) -> Result<usize, String> {
         let n = self.events.len();
-        for t in self.events.into_values() {
+        for t in self.events.into_values().flat_map(|s| s.parts) {
             t.close()?;
         }
         self.threads.close()?;
@@ -367,40 +384,55 @@ impl Exporter {
         Ok(n)
     }
 
-    /// Write the chunk's new threads, frames, stacks and its event rows by type; returns the
-    /// number of event rows.
-    fn write_chunk(&mut self, id: i32, rec: &Recording, w: &mut Written, per_type: &mut BTreeMap<String, u64>) -> Result<u64, String> {
-        let f = self.format;
-        self.threads.write(&threads_batch(id, rec, w.threads)?, f)?;
-        w.threads = rec.threads.len();
-        self.frames.write(&frames_batch(id, rec, w.frames)?, f)?;
-        w.frames = rec.frames.len();
-        self.stacks.write(&stacks_batch(id, rec, w)?, f)?;
-        w.stacks = rec.stacks.len();
-        let e = &rec.events;
-        let mut by_type: Vec<Vec<u32>> = vec![Vec::new(); rec.types.len()];
-        for (i, &t) in e.ty.iter().enumerate() {
-            if let Some(v) = by_type.get_mut(t as usize) {
-                v.push(i as u32);
-            }
-        }
+    /// Write the chunk's event rows by type, each with the fields of its type's table (made
+    /// one type at a time, so that one type's table is in memory at once), then the threads,
+    /// frames and stacks the chunk added; returns the number of event rows.
+    fn write_chunk(
+        &mut self,
+        id: i32,
+        rec: &mut Recording,
+        chunk: Option<&Chunk<'_>>,
+        w: &mut Written,
+        per_type: &mut BTreeMap<String, u64>,
+        unread: &mut BTreeMap<String, u64>,
+    ) -> Result<u64, String> {
+        let origin = rec.start_nanos();
         let mut n = 0;
-        for (t, rows) in by_type.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
-            let name = &rec.types[t].name;
-            let batch = event_batch(id, rec, rows)?;
-            let table = match self.events.get_mut(name) {
-                Some(table) => table,
-                None => {
-                    let folder = self.folder_for(name);
-                    let table = Table::open(self.dir.join("events").join(folder), batch.schema(), 0, f)?;
-                    self.events.entry(name.clone()).or_insert(table)
-                }
-            };
-            table.write(&batch, f)?;
-            *per_type.entry(name.clone()).or_default() += rows.len() as u64;
+        for (t, rows) in rows_by_type(rec).iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+            let name = rec.types[t].name.clone();
+            // The parser's type table: threads and stacks resolve to rows of `rec`.
+            let table = chunk.map(|c| {
+                let mut table = TypeTable::new(&name, origin);
+                table.add_chunk(c, rec);
+                table
+            });
+            let (batch, missing) = event_batch(id, rec, rows, table.as_ref())?;
+            drop(table);
+            if missing > 0 {
+                *unread.entry(name.clone()).or_default() += missing;
+            }
+            let (dir, format) = (self.dir.clone(), self.format);
+            self.sink_for(&name).write(&batch, &dir, format)?;
+            *per_type.entry(name).or_default() += rows.len() as u64;
             n += rows.len() as u64;
+            self.keep_budget()?;
         }
+        self.threads.write(&threads_batch(id, rec, w.threads)?)?;
+        w.threads = rec.threads.len();
+        self.frames.write(&frames_batch(id, rec, w.frames)?)?;
+        w.frames = rec.frames.len();
+        self.stacks.write(&stacks_batch(id, rec, w)?)?;
+        w.stacks = rec.stacks.len();
         Ok(n)
+    }
+
+    /// The folder of type `name`, made on first use.
+    fn sink_for(&mut self, name: &str) -> &mut TypeSink {
+        if !self.events.contains_key(name) {
+            let folder = self.folder_for(name);
+            self.events.insert(name.to_string(), TypeSink { folder, parts: Vec::new() });
+        }
+        self.events.get_mut(name).expect("inserted above")
     }
 
     /// A folder for type `name` no other type has.
@@ -419,7 +451,7 @@ impl Exporter {
     /// Flush the fullest row groups while those being filled hold more than the budget.
     fn keep_budget(&mut self) -> Result<(), String> {
         let mut tables: Vec<&mut Table> =
-            self.events.values_mut().chain([&mut self.threads, &mut self.frames, &mut self.stacks]).collect();
+            self.events.values_mut().flat_map(|s| s.parts.iter_mut()).chain([&mut self.threads, &mut self.frames, &mut self.stacks]).collect();
         let mut total: usize = tables.iter().map(|t| t.buffered()).sum();
         if total <= BUFFER_BUDGET {
             return Ok(());
@@ -457,7 +489,7 @@ impl Exporter {
             Arc::new(events.finish()),
             Arc::new(rows.finish()),
         ];
-        self.types.write(&batch(types_schema(), cols)?, self.format)
+        self.types.write(&batch(types_schema(), cols)?)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -482,7 +514,7 @@ impl Exporter {
             Arc::new(arrow_array::StringArray::from(vec![(!errors.is_empty()).then(|| errors.join("\n"))])),
         ];
         let b = RecordBatch::try_new(recordings_schema(), cols).map_err(|e| e.to_string())?;
-        self.recordings.write(&b, self.format)
+        self.recordings.write(&b)
     }
 }
 
@@ -494,6 +526,17 @@ fn decode_all(bytes: &[u8], header: ChunkHeader, index: usize, rec: &mut Recordi
         Err(_) => Vec::new(),
     };
     jfrscope_parser::parse_chunk_bytes(bytes, header, index, &Options { only: Some(names), pass: Pass::Full }, rec);
+}
+
+/// Row numbers of the recording's events, by type row.
+fn rows_by_type(rec: &Recording) -> Vec<Vec<u32>> {
+    let mut by_type: Vec<Vec<u32>> = vec![Vec::new(); rec.types.len()];
+    for (i, &t) in rec.events.ty.iter().enumerate() {
+        if let Some(v) = by_type.get_mut(t as usize) {
+            v.push(i as u32);
+        }
+    }
+    by_type
 }
 
 fn batch(s: SchemaRef, cols: Vec<ArrayRef>) -> Result<RecordBatch, String> {
@@ -575,8 +618,14 @@ fn stacks_batch(id: i32, rec: &Recording, w: &mut Written) -> Result<RecordBatch
     )
 }
 
-/// The rows `rows` of the recording's events (all of one type) with the standard columns.
-fn event_batch(id: i32, rec: &Recording, rows: &[u32]) -> Result<RecordBatch, String> {
+/// The columns of the type tables that the standard columns already hold: `startTime` is
+/// `start_ns`, `duration` is `duration_ns`, `offset` is `offset`, the `stackTrace` row is `stack`.
+const SAME_AS_STANDARD: [&str; 4] = ["startTime", "duration", "offset", "stackTrace"];
+
+/// The rows `rows` of the recording's events (all of one type): the standard columns, then
+/// every field from the type's table, matched by offset. Returns the batch and how many rows
+/// found no row of the table (their fields are null).
+fn event_batch(id: i32, rec: &Recording, rows: &[u32], table: Option<&TypeTable>) -> Result<(RecordBatch, u64), String> {
     let e = &rec.events;
     let n = rows.len();
     let mut start = TimestampMicrosecondBuilder::with_capacity(n).with_timezone("UTC");
@@ -590,7 +639,8 @@ fn event_batch(id: i32, rec: &Recording, rows: &[u32]) -> Result<RecordBatch, St
         lost.append_value(e.stack[i] == STACK_LOST);
     }
     let col64 = |v: &[i64]| -> ArrayRef { Arc::new(arrow_array::Int64Array::from_iter_values(rows.iter().map(|&i| v[i as usize]))) };
-    let cols: Vec<ArrayRef> = vec![
+    let mut fields = event_fields();
+    let mut cols: Vec<ArrayRef> = vec![
         Arc::new(arrow_array::Int32Array::from(vec![id; n])),
         Arc::new(arrow_array::Int32Array::from_iter_values(rows.iter().map(|&i| e.chunk[i as usize] as i32))),
         Arc::new(arrow_array::Int64Array::from_iter_values(rows.iter().map(|&i| e.offset[i as usize] as i64))),
@@ -601,7 +651,67 @@ fn event_batch(id: i32, rec: &Recording, rows: &[u32]) -> Result<RecordBatch, St
         Arc::new(stack.finish()),
         Arc::new(lost.finish()),
     ];
-    batch(schema(event_fields()), cols)
+    let mut missing = 0;
+    if let Some(t) = table {
+        // Both are in file order: walk the table's offsets beside the rows'.
+        let mut at: Vec<Option<usize>> = Vec::with_capacity(n);
+        if let Some(off) = t.column("offset") {
+            let mut j = 0;
+            for &i in rows {
+                let want = e.offset[i as usize] as i64;
+                while j < t.rows && off.int(j).is_some_and(|o| o < want) {
+                    j += 1;
+                }
+                at.push((j < t.rows && off.int(j) == Some(want)).then_some(j));
+            }
+        }
+        at.resize(n, None);
+        missing = at.iter().filter(|x| x.is_none()).count() as u64;
+        let standard: Vec<String> = fields.iter().map(|f| f.name().clone()).collect();
+        for c in &t.columns {
+            let same = match c.name.as_str() {
+                "stackTrace" => matches!(c.data, ColumnData::Int(_)),
+                name => SAME_AS_STANDARD.contains(&name),
+            };
+            if same {
+                continue;
+            }
+            // A field named as a standard column moves aside with its dotted leaves:
+            // jdk.ThreadStart's `thread`, `thread.javaThreadId` → `field.thread`, `field.thread.javaThreadId`.
+            let head = c.name.split('.').next().unwrap_or("");
+            let name = if standard.iter().any(|s| s == head) { format!("field.{}", c.name) } else { c.name.clone() };
+            let ok = |r: &Option<usize>| r.filter(|&r| c.valid.get(r) == Some(&true));
+            let (ty, array): (DataType, ArrayRef) = match &c.data {
+                ColumnData::Int(v) => {
+                    let mut b = Int64Builder::with_capacity(n);
+                    at.iter().for_each(|r| b.append_option(ok(r).and_then(|r| v.get(r).copied())));
+                    (DataType::Int64, Arc::new(b.finish()))
+                }
+                ColumnData::Float(v) => {
+                    let mut b = Float64Builder::with_capacity(n);
+                    at.iter().for_each(|r| b.append_option(ok(r).and_then(|r| v.get(r).copied())));
+                    (DataType::Float64, Arc::new(b.finish()))
+                }
+                ColumnData::Bool(v) => {
+                    let mut b = BooleanBuilder::with_capacity(n);
+                    at.iter().for_each(|r| b.append_option(ok(r).and_then(|r| v.get(r).copied())));
+                    (DataType::Boolean, Arc::new(b.finish()))
+                }
+                ColumnData::Str(v) => {
+                    let mut b = StringBuilder::new();
+                    at.iter().for_each(|r| b.append_option(ok(r).and_then(|r| v.get(r)).map(|&s| t.strings.get(s as i32))));
+                    (DataType::Utf8, Arc::new(b.finish()))
+                }
+            };
+            let mut f = Field::new(name, ty, true);
+            if c.unit != Unit::None {
+                f = f.with_metadata(std::collections::HashMap::from([("unit".to_string(), c.unit.as_str().to_string())]));
+            }
+            fields.push(f);
+            cols.push(array);
+        }
+    }
+    Ok((batch(schema(fields), cols)?, missing))
 }
 
 #[cfg(test)]

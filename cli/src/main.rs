@@ -533,13 +533,16 @@ fn export_cmd(a: &Args) -> Result<bool, String> {
         let o = x.add(f)?;
         rows += o.rows;
         recordings += 1;
-        if o.errors.is_empty() && o.short.is_empty() {
+        if o.errors.is_empty() && o.short.is_empty() && o.unread.is_empty() {
             continue;
         }
         ok = false;
         // report_errors told the recording's own errors; an I/O error ending the read is last.
         for (ty, counted, written) in &o.short {
             eprintln!("jfrscope: {f}: {ty}: {written} of {counted} event(s) counted in the chunks read were exported");
+        }
+        for (ty, n) in &o.unread {
+            eprintln!("jfrscope: {f}: {ty}: the fields of {n} event(s) could not be read; they are null in those rows");
         }
         if o.stacks_lost > 0 {
             eprintln!(

@@ -5,6 +5,8 @@ commands, which are themselves checked against the JDK's reading of the fixtures
   for every fixture alone and for three recordings in one dataset;
 - the execution samples (and every other type with stacks) joined to stacks and frames by SQL,
   walked to the root, give exactly `jfrscope collapse`'s lines;
+- every field: the sums of numeric fields, counts of true booleans and sets of thread names
+  per type equal what the JDK's RecordingFile reads (fixtures/expected/NAME.fields.tsv);
 - the Parquet and Arrow IPC exports hold the same rows in every table;
 - a damaged recording exports what `summary --partial` and `collapse --partial` read, with exit
   status 1 and a note of what was lost on stderr.
@@ -141,6 +143,51 @@ def rows_per_type(con, r):
     return got
 
 
+# Columns the type tables call otherwise: the standard columns hold these fields.
+STANDARD = {"startTime": "start_ns", "duration": "duration_ns"}
+STANDARD_NAMES = {"recording", "chunk", "offset", "start", "start_ns", "duration_ns", "thread", "stack", "stack_lost"}
+
+
+def wrap64(n):
+    n &= (1 << 64) - 1
+    return n - (1 << 64) if n >= 1 << 63 else n
+
+
+def esc_thread(s):
+    # tools/golden's escapes, so that a name holds no tab, line break or bar.
+    return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("|", "\\p")
+
+
+def check_fields(con, r, path):
+    """Every line of the JDK's fields file for this recording, measured in DuckDB."""
+    golden = os.path.join(FIX, "expected", os.path.basename(path).removesuffix(".gz") + ".fields.tsv")
+    if not os.path.exists(golden):
+        return 0
+    n = 0
+    for line in open(golden, encoding="utf-8").read().splitlines():
+        ty, field, what, want = line.split("\t", 3)
+        col = STANDARD.get(field, "field." + field if field in STANDARD_NAMES else field)
+        q = {"sum": f'sum("{col}")', "fsum": f'sum("{col}")', "true": f'count_if("{col}")',
+             "threads": f'list(DISTINCT "{col}") FILTER (WHERE "{col}" IS NOT NULL)'}[what]
+        try:
+            got = con.execute(f'SELECT {q} FROM "{ty}" WHERE recording = ?', [r]).fetchone()[0]
+        except duckdb.Error as e:
+            check(False, f"{path} {ty}.{field}: {e}")
+            continue
+        if what == "sum":
+            ok = str(wrap64(int(got or 0))) == want
+        elif what == "fsum":
+            ok = abs((got or 0.0) - float(want)) <= 1e-9 * max(abs(got or 0.0), abs(float(want)), 1.0)
+        elif what == "true":
+            ok = str(got) == want
+        else:
+            got = "|".join(sorted(esc_thread(x) for x in (got or [])))
+            ok = got == want
+        check(ok, f"{path} {ty}.{field} {what}: DuckDB reads {got!r}, the JDK {want!r}")
+        n += 1
+    return n
+
+
 def check_counts(con, r, path, partial=False):
     want, _ = summary(path, partial)
     got = rows_per_type(con, r)
@@ -172,6 +219,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="jfrscope-export-")
     fixtures = sorted(glob.glob(f"{FIX}/*.jfr")) + [f"{FIX}/example.jfr.gz"]
     stack_types = 0
+    field_checks = 0
     for i, path in enumerate(fixtures):
         out = f"{tmp}/one-{i}"
         p = export([path], out)
@@ -180,6 +228,7 @@ def main():
         want = check_counts(con, 0, path)
         check(len(want) > 5, f"{path}: the summary names types")
         stack_types += check_collapse(con, 0, path, want)
+        field_checks += check_fields(con, 0, path)
         # Every id an event names is a row of its table.
         for ty in want:
             dangling = con.execute(f"""SELECT count(*) FROM "{ty}" e
@@ -189,6 +238,7 @@ def main():
         rec = con.execute("SELECT path, size, chunks, errors FROM recordings").fetchall()
         check(rec == [(path, os.path.getsize(path), rec[0][2], None)] and rec[0][2] >= 1, f"{path}: the recordings row {rec}")
     check(stack_types >= 20, f"collapsed stacks compared for {stack_types} (fixture, type) pairs")
+    check(field_checks >= 1000, f"{field_checks} field measures compared with the JDK's")
 
     # Three recordings, one dataset: ids per recording, counts per recording.
     three = [f"{FIX}/jdk17-multichunk.jfr", f"{FIX}/example.jfr.gz", f"{FIX}/ap-alloc-lock.jfr"]
@@ -200,6 +250,7 @@ def main():
     check(recs == list(enumerate(three)), f"recordings table names each source in order: {recs}")
     for r, path in enumerate(three):
         want = check_counts(con, r, path)
+        check_fields(con, r, path)
         check_collapse(con, r, path, [t for t in ("jdk.ExecutionSample", "jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter") if t in want])
     per_rec = con.execute('SELECT recording, count(*) FROM "jdk.ExecutionSample" GROUP BY ALL ORDER BY ALL').fetchall()
     check([r for r, _ in per_rec] == [0, 1, 2], f"execution samples from each recording {per_rec}")
@@ -244,7 +295,7 @@ def main():
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)
         sys.exit(1)
-    print(f"export: {len(fixtures)} fixtures, {stack_types} collapsed-stack comparisons, three-recording dataset, both formats, damaged files: ok")
+    print(f"export: {len(fixtures)} fixtures, {stack_types} collapsed-stack comparisons, {field_checks} field measures, three-recording dataset, both formats, damaged files: ok")
 
 
 main()
