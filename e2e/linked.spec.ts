@@ -53,7 +53,7 @@ test('a link names its file; the wrong file is named as wrong and opens only whe
   expect(await grave(other)).toEqual([]);
 
   // The wrong fixture: both named; nothing shown until confirmed.
-  await other.getByLabel('Open example.jfr…').setInputFiles(resolve(root, 'fixtures/ap-alloc-lock.jfr'));
+  await other.getByLabel('Choose example.jfr…').setInputFiles(resolve(root, 'fixtures/ap-alloc-lock.jfr'));
   const wrong = other.getByRole('alertdialog', { name: 'Not the link’s recording' });
   await expect(wrong).toBeVisible();
   await expect(wrong).toContainText('This is ap-alloc-lock.jfr (');
@@ -75,7 +75,7 @@ test('a link names its file; the wrong file is named as wrong and opens only whe
   // The right file, renamed on the way: the fingerprint knows it; no question, no notice.
   const right = await context.newPage();
   await right.goto(link);
-  await right.getByLabel('Open example.jfr…').setInputFiles({ name: 'copy of example.jfr', mimeType: 'application/octet-stream', buffer: readFileSync(resolve(root, 'fixtures/example.jfr')) });
+  await right.getByLabel('Choose example.jfr…').setInputFiles({ name: 'copy of example.jfr', mimeType: 'application/octet-stream', buffer: readFileSync(resolve(root, 'fixtures/example.jfr')) });
   await expect(right.getByRole('status')).toContainText('selected');
   await settled(right);
   await expect(right.getByRole('alertdialog')).toHaveCount(0);

@@ -8,6 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { decodePng, lanesCanvas, root, settled, shot } from './helpers';
 
 const LANE_H = 22;
@@ -185,3 +186,39 @@ for (const [width, height, fitBefore] of [
     });
   });
 }
+
+test('on batched wall-clock samples the lanes count samples, as the flame graph’s root does', async ({ page }) => {
+  // Truth: the JDK's reading of ap-wall.jfr, the sum of `samples` per stack and per thread.
+  const golden = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/ap-wall.jfr.profiler.WallClockSample.collapsed.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  const perThread = new Map(
+    readFileSync(resolve(root, 'fixtures/expected/ap-wall.jfr.profiler.WallClockSample.threads.tsv'), 'utf8')
+      .split('\n')
+      .filter((l) => l)
+      .map((l) => [l.split('\t')[0], Number(l.split('\t')[1])] as const),
+  );
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/ap-wall.jfr'));
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.getByLabel('Event')).toHaveValue('profiler.WallClockSample');
+  await settled(page);
+  const num = (s: string) => Number(s.replace(/[^\d]/g, ''));
+  // The flame graph's root.
+  const rootText = (await page.getByTestId('flamegraph').getByText(/^all · /).first().textContent()) ?? '';
+  expect(num(rootText)).toBe(golden);
+  // The Threads menu's counts (the lanes' own) add up to it.
+  await page.getByText('Threads', { exact: true }).click();
+  const counts = await page.locator('.menu-body .count').allTextContents();
+  expect(counts.reduce((a, c) => a + num(c), 0)).toBe(golden);
+  await page.getByText('Threads', { exact: true }).click();
+  // One thread's lane label, by its hover: the JDK's samples for it, not its events.
+  await page.getByLabel('Thread filter').fill('^Signal Dispatcher$');
+  await expect.poll(async () => (await lanesNamed(page)).join()).toBe('Signal Dispatcher');
+  const box = (await lanesCanvas(page).boundingBox())!;
+  await page.mouse.move(box.x + 40, box.y + LANE_H / 2);
+  const n = perThread.get('Signal Dispatcher')!;
+  await expect(page.getByRole('tooltip')).toContainText(`${n.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} matching`);
+});

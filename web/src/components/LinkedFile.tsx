@@ -95,7 +95,7 @@ export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
         <dd className="pre">{want.fingerprint}</dd>
       </dl>
       <div className="linked-file-actions">
-        <Picker label={`Open ${want.name ? visibleName(want.name) : 'the recording'}…`} onFile={onFile} />
+        <Picker label={`Choose ${want.name ? visibleName(want.name) : 'the recording'}…`} onFile={onFile} />
         <span className="hint">or drop it anywhere on this page</span>
       </div>
     </section>
