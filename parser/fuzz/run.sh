@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 export PATH="$HOME/.cargo/bin:$PATH"
-targets=(parse chunks_agree decode_event)
+targets=(parse chunks_agree decode_event type_table)
 max_len=16384
 
 long=0

@@ -8,6 +8,7 @@
 //! mutations  bit flips | a varint or event size overwritten | a header field (size, offsets,
 //!            clock) set to an edge value | a run of bytes set to 00, ff or noise
 //! ```
+//! The type table of each input's most frequent type (table.rs) is decoded from it too.
 //! Every input must decode without a panic, in under 5 s (a watchdog ends the process on a
 //! hang), with a bounded heap (the counting allocator below measures each decode's peak), with
 //! every error naming its chunk and offset, and keeping what came before the damage: a cut at a
@@ -15,7 +16,7 @@
 //! events of the chunks before the damaged one. Figures go to stderr:
 //!     cargo test --release -p jfrscope-parser --test sweep -- --nocapture
 
-use jfrscope_parser::{chunk_headers, parse, Options, Pass, Recording};
+use jfrscope_parser::{chunk_headers, parse, type_table, Options, Pass, Recording};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -408,9 +409,37 @@ fn check(what: &str, input: &[u8], mem_cap: usize, t: &mut Tally) -> Option<(Cou
         }
         if pass == Pass::Full {
             full = Some((counts(&rec), rec.errors.len()));
+            table_check(what, input, rec, mem_cap, t);
         }
     }
     full
+}
+
+/// The type table (every field) of the recording's most frequent type, decoded from the same
+/// damaged input: no panic, the same limits, errors that say where, columns as long as the rows.
+fn table_check(what: &str, input: &[u8], mut rec: Recording, mem_cap: usize, t: &mut Tally) {
+    let Some(ty) = rec.types.iter().max_by_key(|x| x.count).map(|x| x.name.clone()) else { return };
+    let (r, cost) = measured(what, || type_table(input, &ty, &mut rec));
+    if cost.time > LIMIT {
+        t.fail(what, format!("the {ty} table took {:?}", cost.time));
+    }
+    if cost.peak > mem_cap {
+        t.fail(what, format!("the {ty} table peaked at {} MB of heap (cap {} MB)", cost.peak >> 20, mem_cap >> 20));
+    }
+    match r {
+        Err(p) => {
+            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            t.fail(what, format!("the {ty} table panicked: {}", msg.unwrap_or_default()));
+        }
+        Ok(table) => {
+            if let Some(c) = table.columns.iter().find(|c| c.len() != table.rows) {
+                t.fail(what, format!("the {ty} table's column {} has {} of {} rows", c.name, c.len(), table.rows));
+            }
+            for e in table.errors.iter().filter(|e| e.chunk().is_none()) {
+                t.fail(what, format!("a table error does not name its chunk: {e}"));
+            }
+        }
+    }
 }
 
 struct Fixture {
