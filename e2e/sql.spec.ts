@@ -118,3 +118,26 @@ test('works offline after one online visit', async ({ page, context }) => {
   await shot(page, 'sql-offline');
   await context.setOffline(false);
 });
+
+test('a long query can be cancelled while the page keeps answering', async ({ page }) => {
+  await page.goto('./');
+  await openSql(page);
+  // Minutes of work for DuckDB (a cross join of the events with a range).
+  await editor(page).fill('SELECT sum(e.start * r.range) FROM events e, range(100000000) r');
+  await editor(page).press('Control+Enter');
+  const cancel = page.getByRole('button', { name: 'Cancel' });
+  await expect(cancel).toBeVisible();
+  // The page is not frozen: another tab opens and comes back while the query runs.
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  await expect(page.getByRole('table', { name: 'Top methods' })).toBeVisible();
+  await page.getByRole('tab', { name: 'SQL' }).click();
+  await expect(cancel).toBeVisible();
+  const t0 = Date.now();
+  await cancel.click();
+  await expect(page.getByRole('alert')).toContainText('cancelled');
+  expect(Date.now() - t0).toBeLessThan(10_000);
+  // And the next query runs.
+  await editor(page).fill('SELECT 6 * 7 AS answer');
+  await editor(page).press('Control+Enter');
+  await expect(result(page).locator('tbody td').first()).toHaveText('42');
+});

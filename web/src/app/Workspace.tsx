@@ -3,7 +3,7 @@
  * the timeline, and the views of the selection. It wires the store to the components: state
  * goes down as values, the components' intents come back as actions.
  */
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields } from '../engine';
 import { formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
@@ -35,7 +35,6 @@ import { Timeline } from '../components/Timeline';
 import { HEAD_H, LANE_H } from '../components/timeline/geometry';
 import { FRAME_COLOR, FRAME_KIND_NAME, THEME } from '../components/colors';
 import { useThemeName } from '../components/useTheme';
-import { SqlView } from '../components/SqlView';
 import { examples as sqlExamples } from '../sql/examples';
 import { useViewIntents } from './intents';
 import { useSql } from './useSql';
@@ -43,6 +42,9 @@ import type { Action, ActiveView, ViewState } from './state';
 import type { OtherIntents } from '../components/intents';
 import { otherFile, type OtherRecording } from './useOtherRecording';
 import type { Loaded } from './useRecording';
+
+// The SQL view's component comes with DuckDB, the first time the view opens.
+const SqlView = lazy(() => import('../components/SqlView').then((m) => ({ default: m.SqlView })));
 
 /** Types with more events than this have every field decoded only when asked. */
 const FULL_AUTO_ROWS = 1_000_000;
@@ -577,32 +579,34 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               />
             )}
             {state.view === 'sql' && (
-              <SqlView
-                sql={state.sql}
-                onSql={(text) => set({ sql: text })}
-                engine={sql.engine}
-                schema={sql.schema}
-                examples={sqlExampleList}
-                result={sql.result}
-                error={sql.error}
-                running={sql.running}
-                loadingFields={sql.loadingFields}
-                onRun={() => sql.run(state.sql)}
-                onCancel={sql.cancel}
-                onLoadFields={sql.loadFields}
-                onRow={(link) => {
-                  if (link.event !== null && link.event < profile.events.length) setSelectedEvent(link.event);
-                  const patch: Partial<ViewState> = {};
-                  if (link.range) {
-                    // A point (an instant event, a start alone) is selected as a millisecond around it.
-                    const r: [number, number] = link.range[1] > link.range[0] ? link.range : [link.range[0] - 0.5, link.range[0] + 0.5];
-                    patch.range = r;
-                    if (state.viewport && (r[0] < state.viewport[0] || r[1] > state.viewport[1])) patch.viewport = null;
-                  }
-                  if (link.thread) patch.pinnedThreads = [link.thread];
-                  if (Object.keys(patch).length) set(patch);
-                }}
-              />
+              <Suspense fallback={<p className="empty">Loading the SQL view…</p>}>
+                <SqlView
+                  sql={state.sql}
+                  onSql={(text) => set({ sql: text })}
+                  engine={sql.engine}
+                  schema={sql.schema}
+                  examples={sqlExampleList}
+                  result={sql.result}
+                  error={sql.error}
+                  running={sql.running}
+                  loadingFields={sql.loadingFields}
+                  onRun={() => sql.run(state.sql)}
+                  onCancel={sql.cancel}
+                  onLoadFields={sql.loadFields}
+                  onRow={(link) => {
+                    if (link.event !== null && link.event < profile.events.length) setSelectedEvent(link.event);
+                    const patch: Partial<ViewState> = {};
+                    if (link.range) {
+                      // A point (an instant event, a start alone) is selected as a millisecond around it.
+                      const r: [number, number] = link.range[1] > link.range[0] ? link.range : [link.range[0] - 0.5, link.range[0] + 0.5];
+                      patch.range = r;
+                      if (state.viewport && (r[0] < state.viewport[0] || r[1] > state.viewport[1])) patch.viewport = null;
+                    }
+                    if (link.thread) patch.pinnedThreads = [link.thread];
+                    if (Object.keys(patch).length) set(patch);
+                  }}
+                />
+              </Suspense>
             )}
             {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}
           </div>
