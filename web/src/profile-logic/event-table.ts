@@ -207,22 +207,71 @@ const collator = new Intl.Collator('en', { numeric: true });
  */
 export function sortRows(rows: Int32Array, col: TableColumn, descending: boolean): Int32Array {
   const n = rows.length;
-  const order = Array.from({ length: n }, (_, k) => k);
-  const sign = descending ? -1 : 1;
+  // One number per row: the value, or for text its rank among the column's distinct texts
+  // (sorted once, so a million rows of a few hundred thread names compare as numbers).
+  const key = new Float64Array(n);
   if (col.num) {
-    const key = new Float64Array(n);
-    for (let k = 0; k < n; k++) key[k] = col.num(rows[k]);
-    order.sort((a, b) => {
-      const x = key[a];
-      const y = key[b];
-      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) === Number.isNaN(y) ? a - b : Number.isNaN(x) ? 1 : -1;
-      return (x < y ? -sign : x > y ? sign : 0) || a - b;
-    });
+    // + 0: -0 sorts as 0.
+    for (let k = 0; k < n; k++) key[k] = col.num(rows[k]) + 0;
   } else {
-    const key = Array.from(rows, (r) => col.text(r));
-    order.sort((a, b) => sign * collator.compare(key[a], key[b]) || a - b);
+    const texts = new Array<string>(n);
+    const distinct = new Map<string, number>();
+    for (let k = 0; k < n; k++) {
+      texts[k] = col.text(rows[k]);
+      distinct.set(texts[k], 0);
+    }
+    [...distinct.keys()].sort(collator.compare).forEach((t, rank) => distinct.set(t, rank));
+    for (let k = 0; k < n; k++) key[k] = distinct.get(texts[k])!;
   }
-  return Int32Array.from(order, (k) => rows[k]);
+  // Absent values last either way; the others by value, ties in their order.
+  const present: number[] = [];
+  const absent: number[] = [];
+  for (let k = 0; k < n; k++) (Number.isNaN(key[k]) ? absent : present).push(k);
+  const order = argsort(key, Uint32Array.from(present), descending);
+  const out = new Int32Array(n);
+  let o = 0;
+  for (let k = 0; k < order.length; k++) out[o++] = rows[order[k]];
+  for (const k of absent) out[o++] = rows[k];
+  return out;
+}
+
+/**
+ * Positions `at` ordered by `key` (no NaN among them), stably: an LSD radix sort on the doubles'
+ * bits made to order as unsigned integers (sign bit flipped for positives, every bit for
+ * negatives; every bit again for descending), four 16-bit digits. A million rows sort in tens
+ * of milliseconds where a comparator sort takes seconds.
+ */
+export function argsort(key: Float64Array, at: Uint32Array, descending: boolean): Uint32Array {
+  const n = key.length;
+  const bits = new Uint32Array(key.buffer.slice(key.byteOffset, key.byteOffset + 8 * n));
+  // Little-endian: word 2k is the low half of key k, 2k + 1 the high half (with the sign).
+  for (let k = 0; k < n; k++) {
+    const hi = bits[2 * k + 1];
+    const neg = hi >>> 31;
+    let h = neg ? ~hi : hi ^ 0x80000000;
+    let l = neg ? ~bits[2 * k] : bits[2 * k];
+    if (descending) [h, l] = [~h, ~l];
+    bits[2 * k + 1] = h >>> 0;
+    bits[2 * k] = l >>> 0;
+  }
+  let src = at.slice();
+  let dst = new Uint32Array(at.length);
+  const count = new Uint32Array(65536);
+  for (const [word, shift] of [[0, 0], [0, 16], [1, 0], [1, 16]] as const) {
+    count.fill(0);
+    for (let i = 0; i < src.length; i++) count[(bits[2 * src[i] + word] >>> shift) & 0xffff]++;
+    // A digit every key shares orders nothing.
+    if (src.length === 0 || count[(bits[2 * src[0] + word] >>> shift) & 0xffff] === src.length) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < src.length; i++) dst[count[(bits[2 * src[i] + word] >>> shift) & 0xffff]++] = src[i];
+    [src, dst] = [dst, src];
+  }
+  return src;
 }
 
 /** The raw number or text a file gets for a cell (names made visible, as on screen). */

@@ -116,6 +116,19 @@ describe('events table', () => {
     expect([...sortRows(Int32Array.of(0, 1, 2, 3, 4), c, true)]).toEqual([0, 3, 2, 1, 4]);
   });
 
+  it('orders as a comparator sort does: negatives, zeros, infinities, ties, huge and tiny values, both ways', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pool = [0, -0, 1, -1, 1e-300, -1e-300, 1e300, -1e300, Infinity, -Infinity, 2.5, -2.5, 3];
+    const vals = Array.from({ length: 5000 }, () => (rnd() < 0.5 ? pool[Math.floor(rnd() * pool.length)] : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 20 - 10)));
+    const c: TableColumn = { key: 'v', label: 'v', unit: 'number', num: (r) => vals[r], text: String };
+    const rows = Int32Array.from(vals.keys());
+    for (const descending of [false, true]) {
+      const want = [...vals.keys()].sort((a, b) => (descending ? vals[b] - vals[a] : vals[a] - vals[b]) || a - b);
+      expect([...sortRows(rows, c, descending)], descending ? 'descending' : 'ascending').toEqual(want);
+    }
+  });
+
   it('writes CSV that a CSV parser reads back cell for cell: quotes, commas, line breaks, formulas', () => {
     const texts = ['plain', 'a, comma', 'a "quoted" word', 'two\r\nlines', '=HYPERLINK("x")', '-1 not a number', ''];
     const nums = [1.5, NaN, -2, 0, 1e21, 3, 4];
