@@ -181,6 +181,14 @@ test('the stack chart of a search worker shows, moment by moment, the frames of 
   // A click chooses the frame's method (the flame graph's and the sandwich's).
   await page.mouse.click(x, box.y + AXIS_H + HEADER_H + (sample.path.length - 1) * ROW_H + ROW_H / 2);
   await expect.poll(() => new URL(page.url()).searchParams.get('method')).toBe(sample.path[sample.path.length - 1]);
+  // The click focused that box; the keys walk from it: ↑ its caller, whose method Enter chooses.
+  const line = page.getByRole('note', { name: 'Stack chart: focused frame' });
+  await expect(line).toContainText(`${sample.path[sample.path.length - 1]} · `);
+  await page.keyboard.press('ArrowUp');
+  await expect(line).toContainText(`${sample.path[sample.path.length - 2]} · `);
+  await expect(line).toContainText(`depth ${sample.path.length - 2} · ${WORKER}`);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => new URL(page.url()).searchParams.get('method')).toBe(sample.path[sample.path.length - 2]);
   // The whole recording of that thread, at 1280 × 800.
   await page.getByRole('button', { name: 'Clear selection' }).click();
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -29,6 +29,8 @@ const KEYS: [string, string][] = [
   ['Home', 'flame graph: back to the root frame'],
   ['S', 'flame graph: the focused method’s sandwich (its callers above, its callees below)'],
   ['Shift+F10', 'flame graph: the focused frame’s menu'],
+  ['←  →  ↑  ↓', 'stack chart focused: along a row, to the caller above, to the first callee below'],
+  ['Enter  Page Up  Page Down', 'stack chart: choose the focused frame’s method; the previous or next thread'],
 ];
 
 const MOUSE: [string, string][] = [

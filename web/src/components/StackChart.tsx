@@ -9,14 +9,15 @@
  *   │ [serve ──────][serve ─]      [serve ───────]     │  depth 1 …
  *
  * Hover names a box and its time span; a click chooses its method (the flame graph's and the
- * sandwich's); a drag selects a time range. Drawn on one canvas sized to the view, never to the
+ * sandwich's); a drag selects a time range. Focused, the arrows walk the boxes (stackchart.ts
+ * stepBox), Enter chooses the focused box's method, and a line under the chart names it. Drawn on one canvas sized to the view, never to the
  * data: boxes narrower than a pixel share it with their neighbours.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { formatCount, formatMs } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
-import { boxAt, type StackBox } from '../profile-logic/stackchart';
+import { boxAt, stepBox, type StackBox } from '../profile-logic/stackchart';
 import type { StackCharts, ThreadStackChart } from '../selectors/derive';
 import { FRAME_COLOR, THEME, type Palette } from './colors';
 import { context, niceStep, useSize } from './timeline/geometry';
@@ -73,7 +74,7 @@ function fitName(g: CanvasRenderingContext2D, name: string, w: number, cache: Ma
   return chars >= 3 ? `${last.slice(0, chars)}…` : null;
 }
 
-export function drawStackChart(g: CanvasRenderingContext2D, profile: Profile, charts: StackCharts, width: number, height: number, P: Palette, selected: number, drag: [number, number] | null): void {
+export function drawStackChart(g: CanvasRenderingContext2D, profile: Profile, charts: StackCharts, width: number, height: number, P: Palette, selected: number, drag: [number, number] | null, focused: StackBox | null = null): void {
   const [from, to] = charts.window;
   const xOf = (t: number) => ((t - from) / Math.max(to - from, 1e-9)) * width;
   g.fillStyle = P.lane;
@@ -128,6 +129,17 @@ export function drawStackChart(g: CanvasRenderingContext2D, profile: Profile, ch
       }
     }
   });
+  // The keyboard's box: outlined in the text colour, however narrow.
+  if (focused) {
+    const k = charts.threads.findIndex((t) => t.chart.boxes.includes(focused));
+    if (k >= 0) {
+      const x0 = Math.max(0, xOf(focused.start));
+      const x1 = Math.min(width, Math.max(xOf(focused.end), x0 + 2));
+      g.strokeStyle = P.text;
+      g.lineWidth = 2;
+      g.strokeRect(x0 + 1, tops[k] + SC_HEADER_H + focused.depth * SC_ROW_H + 1, Math.max(x1 - x0 - 2, 1), SC_ROW_H - 3);
+    }
+  }
   if (drag) {
     const a = Math.min(drag[0], drag[1]);
     g.fillStyle = P.selection;
@@ -154,6 +166,9 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
   const palette = THEME(useThemeName());
   const [hover, setHover] = useState<Hit | null>(null);
   const [drag, setDrag] = useState<[number, number] | null>(null);
+  // The keyboard's box (arrows walk the boxes, Enter chooses its method).
+  const [focused, setFocused] = useState<{ thread: number; box: StackBox } | null>(null);
+  const focusBox = focused && charts.threads[focused.thread]?.chart.boxes.includes(focused.box) ? focused : null;
   const selected = useMemo(() => (selectedMethod === null ? -1 : profile.strings.indexOf(selectedMethod)), [profile, selectedMethod]);
   const [from, to] = charts.window;
   const tOf = (x: number) => from + (x / width) * (to - from);
@@ -161,8 +176,34 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;
-    drawStackChart(context(c, width, height), profile, charts, width, height, palette, selected, drag);
-  }, [profile, charts, width, height, palette, selected, drag]);
+    drawStackChart(context(c, width, height), profile, charts, width, height, palette, selected, drag, focusBox?.box ?? null);
+  }, [profile, charts, width, height, palette, selected, drag, focusBox]);
+
+  const firstBox = (k: number): { thread: number; box: StackBox } | null => {
+    const th = charts.threads[k];
+    return th && th.chart.boxes.length > 0 ? { thread: k, box: th.chart.boxes[0] } : null;
+  };
+  const onKey = (ev: React.KeyboardEvent) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const at = focusBox ?? firstBox(0);
+    if (!at) return;
+    let next: { thread: number; box: StackBox } | null = null;
+    if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown' || ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+      next = focusBox ? { thread: at.thread, box: stepBox(charts.threads[at.thread].chart, at.box, ev.key) } : at;
+    } else if (ev.key === 'Home') next = firstBox(at.thread);
+    else if (ev.key === 'End') {
+      const boxes = charts.threads[at.thread].chart.boxes.filter((b) => b.depth === 0);
+      next = boxes.length ? { thread: at.thread, box: boxes[boxes.length - 1] } : at;
+    } else if (ev.key === 'PageDown' || ev.key === 'PageUp') next = firstBox(at.thread + (ev.key === 'PageDown' ? 1 : -1)) ?? at;
+    else if (ev.key === 'Enter') onSelectMethod(profile.strings[at.box.name]);
+    else return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (next) setFocused(next);
+  };
+  const focusText = focusBox
+    ? `${visibleName(profile.strings[focusBox.box.name])} · ${seconds(focusBox.box.start)} – ${seconds(focusBox.box.end)} (${formatMs(focusBox.box.end - focusBox.box.start)}) · ${focusBox.box.samples} ${focusBox.box.samples === 1 ? 'sample' : 'samples'} · depth ${focusBox.box.depth} · ${visibleName(charts.threads[focusBox.thread].name)}`
+    : '';
 
   const hitAt = (x: number, y: number): Hit | null => {
     const k = tops.findIndex((top, i) => y >= top && (i + 1 === tops.length || y < tops[i + 1]));
@@ -213,7 +254,7 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
           from{' '}
           {formatMs(from)} to {formatMs(to)} ({charts.threads.length > 0 ? 'the selected range, else the timeline’s window' : 'nothing to draw'}). A
           sample stands from its time to the thread’s next one, at most its usual gap; waits for their duration. Click a frame to choose its method;
-          drag to select a range.
+          drag to select a range. Focused, ← → ↑ ↓ walk the frames, Enter chooses one, Page Up and Down change thread.
         </p>
       </div>
       <div ref={wrap} className="stackchart-canvas">
@@ -221,6 +262,10 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
           ref={canvas}
           role="img"
           aria-label={label}
+          aria-roledescription="stack chart"
+          tabIndex={charts.threads.some((t) => t.chart.boxes.length > 0) ? 0 : undefined}
+          onKeyDown={onKey}
+          onFocus={() => !focusBox && setFocused(firstBox(0))}
           style={{ width, height, display: 'block', cursor: hover ? 'pointer' : 'default' }}
           onMouseMove={(ev) => {
             const [x, y] = local(ev);
@@ -244,9 +289,15 @@ export function StackChartView({ profile, charts, selectedMethod, lanes, pinned,
               return;
             }
             const h = hitAt(x, y);
-            if (h) onSelectMethod(profile.strings[h.box.name]);
+            if (h) {
+              setFocused({ thread: charts.threads.indexOf(h.thread), box: h.box });
+              onSelectMethod(profile.strings[h.box.name]);
+            }
           }}
         />
+        <div className="flame-focus" role="note" aria-live="polite" aria-label="Stack chart: focused frame">
+          {focusText}
+        </div>
         {hover && !drag && (
           <div className="tip stack-tip" role="tooltip" style={{ left: Math.min(hover.x + 14, width - 320), top: hover.y + 16 }}>
             <div>{visibleName(profile.strings[hover.box.name])}</div>

@@ -169,3 +169,34 @@ export function matchingIn(profile: Profile, cum: Cumulative, from: number, to: 
   };
   return cum.match[first(to, false)] - cum.match[first(from, true)];
 }
+
+/** Index of the first box of `depth` (boxes are by depth, then start). */
+function firstOfDepth(b: StackBox[], depth: number): number {
+  let lo = 0;
+  let hi = b.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (b[mid].depth < depth) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The box the arrow keys move to from `box` (itself at an edge): ← → the previous and next box
+ * of its row, ↑ the box it lies under (its caller), ↓ the first box under it (its first callee).
+ */
+export function stepBox(chart: StackChart, box: StackBox, key: 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight'): StackBox {
+  const b = chart.boxes;
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const k = b.indexOf(box);
+    const next = b[key === 'ArrowLeft' ? k - 1 : k + 1];
+    return next && next.depth === box.depth ? next : box;
+  }
+  // The caller's box holds the whole of this one: look it up at the middle, not at an edge it may share.
+  if (key === 'ArrowUp') return box.depth > 0 ? (boxAt(chart, box.depth - 1, (box.start + box.end) / 2) ?? box) : box;
+  for (let k = firstOfDepth(b, box.depth + 1); k < b.length && b[k].depth === box.depth + 1 && b[k].start <= box.end; k++) {
+    if (b[k].start >= box.start) return b[k];
+  }
+  return box;
+}

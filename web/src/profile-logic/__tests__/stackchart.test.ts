@@ -13,7 +13,7 @@ import { decodeInNode } from '../../engine/node';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, filterLists, flagsOf, type FilterSpec } from '../filters';
 import type { Cumulative } from '../running-counts';
-import { boxAt, matchingIn, samplingInterval, stackChart, type StackChart } from '../stackchart';
+import { boxAt, matchingIn, samplingInterval, stackChart, stepBox, type StackChart } from '../stackchart';
 import { buildProfile } from './build';
 
 interface Sample {
@@ -162,6 +162,21 @@ describe('stack chart boxes', () => {
       [40, 70],
       [100, 110],
     ]);
+  });
+
+  it('walks the boxes with the arrow keys: along a row, to the caller above, to the first callee below', () => {
+    const chart = stackChart(p, cumOf(p, 0, 0), 0, 200, 10);
+    const at = (d: number, t: number) => boxAt(chart, d, t)!;
+    const say = (b: ReturnType<typeof at>) => `${p.strings[b.name]}@${b.depth}:${b.start}`;
+    expect(say(stepBox(chart, at(2, 45), 'ArrowLeft'))).toBe('read@2:20');
+    expect(say(stepBox(chart, at(2, 45), 'ArrowRight'))).toBe('read@2:100');
+    expect(say(stepBox(chart, at(2, 45), 'ArrowUp'))).toBe('other@1:40');
+    expect(say(stepBox(chart, at(2, 45), 'ArrowDown'))).toBe('read@3:50');
+    expect(say(stepBox(chart, at(1, 5), 'ArrowDown'))).toBe('parse@2:0');
+    expect(say(stepBox(chart, at(0, 5), 'ArrowUp'))).toBe('run@0:0');
+    expect(say(stepBox(chart, at(3, 15), 'ArrowDown'))).toBe('skip@3:10');
+    expect(say(stepBox(chart, at(0, 5), 'ArrowLeft'))).toBe('run@0:0');
+    expect(say(stepBox(chart, at(0, 125), 'ArrowRight'))).toBe('run@0:120');
   });
 
   it('counts a thread’s drawn events starting in a window (the busiest thread is chosen by it)', () => {
