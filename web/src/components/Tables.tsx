@@ -4,6 +4,7 @@
  */
 import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
+import { LOST_LINE } from '../profile-logic/collapsed';
 import { visibleName } from '../profile-logic/names';
 import { hasInstances, KINDS } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
@@ -31,6 +32,8 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
   const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
   const choose = (name: string) => on.onChooseMethod(name === state.selectedMethod ? null : name);
+  // The weight of events whose stack was lost (calltree's weightSlots: the slot after "no stack").
+  const lost = derived.weights[profile.stacks.length + 1] ?? 0;
   return (
     <div className="methods">
       <div>
@@ -64,6 +67,15 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
                 </tr>
               );
             })}
+            {lost > 0 && (
+              <tr className="lost" title="Events of the cut chunk whose stacks were never written: kept apart, not mixed with whole stacks">
+                <td className="name">{LOST_LINE}</td>
+                <td className="num">{formatWeight(lost, derived.weightMode)}</td>
+                <td className="num">{formatPercent(lost, total)}</td>
+                <td className="num">{formatWeight(lost, derived.weightMode)}</td>
+                <td className="num">{formatPercent(lost, total)}</td>
+              </tr>
+            )}
           </tbody>
         </table>
         <RowCap shown={rows.length} total={derived.methods.length} noun="methods" order={`by ${state.methodSort} weight`} />

@@ -159,10 +159,12 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       (m > 0 ? `; most matching around ${formatTime(vp[0] + (peak + 0.5) * w, clock, w)}` : '')
     );
   }, [hist, vp, clock, derived.activityWeight]);
+  // Events of the type whose thread a cut chunk never wrote: no lane holds them.
+  const threadless = profile.info.errors.length ? derived.lists.unthreaded.length : 0;
   // The lanes as a screen reader reads them: how many, and their names top to bottom.
   const lanesLabel = useMemo(
-    () => `Thread lanes (${derived.lanes.length})${derived.lanes.length ? `: ${derived.lanes.map((l) => visibleName(laneName(l))).join(', ')}` : ''}`,
-    [derived.lanes],
+    () => `Thread lanes (${derived.lanes.length})${derived.lanes.length ? `: ${derived.lanes.map((l) => visibleName(laneName(l))).join(', ')}` : ''}${threadless ? `; ${formatCount(threadless)} events with no thread (the chunk was cut before their threads were written)` : ''}`,
+    [derived.lanes, threadless],
   );
   const gcEvents = derived.gc;
   const selectionTimes = useMemo<[number, number] | null>(
@@ -214,12 +216,13 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         kinds: derived.kinds,
         hidden,
         waits: derived.waits,
+        threadless,
         theme: palette,
         labelW,
       },
       pool.current,
     );
-  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursor, pinnedLanes]);
+  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursor, pinnedLanes, threadless]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
@@ -574,7 +577,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       />
       {/* A tab stop of its own: it scrolls, and the timeline's keys work from it too. */}
       <div className="lanes" ref={scroller} tabIndex={0} role="group" aria-label="Lanes: ↑ ↓ choose one, ← → step along it" onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)}>
-        <div style={{ height: Math.max(derived.lanes.length * LANE_H, viewH) }}>
+        <div style={{ height: Math.max((derived.lanes.length + 1) * LANE_H, viewH) }}>
           <canvas
             ref={body}
             role="img"

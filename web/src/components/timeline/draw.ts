@@ -105,7 +105,13 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     }
     g.fillStyle = P.text;
     g.fillText(
-      clock !== null ? `${formatDate(clock + vp[0])} UTC` : f.zoomed ? `${formatMs(vp[0])} – ${formatMs(vp[1])}` : 'whole recording',
+      clock !== null
+        ? `${formatDate(clock + vp[0])} UTC`
+        : f.zoomed
+          ? `${formatMs(vp[0])} – ${formatMs(vp[1])}`
+          : profile.info.errors.length && profile.info.dataEndMs !== null
+            ? `data ends at ${formatMs(profile.info.dataEndMs - profile.info.startMs)} (cut)`
+            : 'whole recording',
       8,
       AXIS_TOP + 15,
     );
@@ -188,6 +194,8 @@ export interface LanesInput extends Frame {
   hidden: ReadonlySet<string>;
   /** Every wait per kind and thread: a grouped lane draws how many of its threads wait. */
   waits: WaitTracks;
+  /** Events of the selected type with no thread because their chunk was cut (no lane holds them). */
+  threadless?: number;
 }
 
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
@@ -437,8 +445,14 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.fillText(label, indent, y + 15);
       if (lane.group) g.font = '12px system-ui, sans-serif';
     }
+    // Events whose thread the cut chunk never wrote have no lane: say so rather than blame the filter.
+    const threadless = f.threadless ?? 0;
+    const cut = threadless > 0;
     if (lanes.length === 0) {
       g.fillStyle = P.muted;
-      g.fillText('No thread matches the thread filter.', L + 12, 18);
+      g.fillText(cut ? `${formatCount(threadless)} events have no lane: the chunk was cut before their threads (and stacks) were written.` : 'No thread matches the thread filter.', L + 12, 18);
+    } else if (cut) {
+      g.fillStyle = P.muted;
+      g.fillText(`+ ${formatCount(threadless)} events with no thread: the chunk was cut before their threads were written.`, L + 12, lanes.length * LANE_H - scrollTop + 15);
     }
 }

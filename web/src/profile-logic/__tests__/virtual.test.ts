@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeInNode } from '../../engine/node';
 import { indexEvents } from '../event-index';
+import { intervals } from '../intervals';
 import { buildLanes } from '../lanes';
 import { covered, waitKinds, waitTracks } from '../waits';
 import { carrierText, pinnedByThread } from '../virtual';
@@ -66,6 +67,21 @@ describe('virtual threads', () => {
     }
     // No platform thread has pinned intervals.
     for (let t = 0; t < profile.threads.length; t++) if (!profile.threads.virtual[t]) expect(tracks[t].start.length).toBe(0);
+  });
+
+  it('draws jdk.MethodTrace as intervals on the tracing thread, with the method the JDK read', () => {
+    const [, method, n, ns] = kinds.find((f) => f[0] === 'method')!;
+    expect(method).toBe('VirtualThreads.checkpoint');
+    const iv = intervals(profile, index);
+    const ty = profile.eventTypes.findIndex((x) => x.name === 'jdk.MethodTrace');
+    const tracer = [...Array(profile.threads.length).keys()].find((x) => name(x) === 'tracer')!;
+    const bars = [...iv.byThread[tracer]].filter((i) => profile.events.type[i] === ty);
+    expect(bars).toHaveLength(Number(n));
+    expect(new Set(bars.map((i) => profile.strings[profile.events.subject[i]]))).toEqual(new Set([method]));
+    const ms = bars.reduce((s, i) => s + profile.events.duration[i], 0);
+    expect(Math.abs(ms - Number(ns) / 1e6)).toBeLessThan(Number(n) * 1e-3);
+    // No other thread traced it.
+    for (let t = 0; t < profile.threads.length; t++) if (t !== tracer) expect([...iv.byThread[t]].some((i) => profile.events.type[i] === ty)).toBe(false);
   });
 
   it('names the carrier the JDK read at each pinned moment, and says when none is recorded', () => {
