@@ -5,6 +5,7 @@
  * (kept in the link as `pin`, the state the Locks view pins a holder with), the lane's menu,
  * hide; and the sheet lists every key the page answers.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { lanesCanvas, root, settled, shot } from './helpers';
@@ -157,6 +158,9 @@ test('lanes pin, hide and open their menu by keys; the pin is the link’s', asy
   await expect(menu).toBeVisible();
   await expect(menu.getByRole('menuitem', { name: 'Unpin' })).toBeFocused();
   await shot(page, 'keyboard-lane-menu');
+  // The menu and the chosen lane pass axe-core (nothing serious or critical).
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await page.keyboard.press('Enter');
   await expect(menu).toHaveCount(0);
   await expect(page.getByRole('group', { name: /^Lanes/ })).toBeFocused();
