@@ -219,6 +219,11 @@ test('CPU load, which has no stacks and no lane, opens as a table of every field
   const view = await readView(page);
   const label = (await chart.getAttribute('aria-label'))!;
   expect(label).toContain(`from ${formatted(view.from)} to ${formatted(view.to)}`);
+  // Hovering the line where a row's time is reads out that row's value.
+  const second = await readRows(page, name).then((rs) => rs[1]);
+  const cbox = (await chart.boundingBox())!;
+  await page.mouse.move(xAt(cbox, view, parseMs(second['Start'])), cbox.y + cbox.height / 2);
+  await expect(page.getByRole('tooltip')).toHaveText(`${second['machineTotal']}at ${second['Start']}`);
   // The three together, on one scale.
   await page.getByLabel('Line of column').selectOption({ label: 'jvmUser + jvmSystem + machineTotal' });
   await expect(page.getByRole('img', { name: /^Line of jvmUser, jvmSystem, machineTotal/ })).toHaveAttribute('aria-label', new RegExp(`: ${3 * want} points in 3 lines \\(jvmUser, jvmSystem, machineTotal\\)`));

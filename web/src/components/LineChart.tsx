@@ -4,7 +4,7 @@
  *
  *   ┌ label col: max / min ┬── line(s) over [viewport] ─────────────┐
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { cellText, type Series, type Unit } from '../profile-logic/event-table';
 import { formatTime } from '../profile-logic/format';
 import { elideMiddle, visibleName } from '../profile-logic/names';
@@ -113,10 +113,48 @@ export function LineChart({ series, unit, label, duration, viewport, range, cloc
       g.fillText(`+ ${series.length - keyed} more lines`, 8, 30 + 14 * keyed);
     }
   }, [series, width, labelW, palette, vp, range, lo, hi, unit, label]);
+  // The point nearest the pointer (in time, then in value), read out as the timeline's tooltips are.
+  const [hover, setHover] = useState<{ x: number; y: number; lines: string[] } | null>(null);
+  const onMove = (ev: React.PointerEvent<HTMLCanvasElement>) => {
+    const rect = ev.currentTarget.getBoundingClientRect();
+    const x = ev.clientX - rect.left;
+    const plotW = Math.max(50, width - labelW);
+    if (x < labelW) return setHover(null);
+    const t = vp[0] + ((x - labelW) / plotW) * (vp[1] - vp[0]);
+    const tol = ((vp[1] - vp[0]) / plotW) * 8;
+    let best: { s: Series; i: number; d: number } | null = null;
+    for (const s of series) {
+      // The first point at or after t, and the one before it.
+      let lo = 0;
+      let hi = s.t.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (s.t[mid] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      for (const i of [lo - 1, lo]) {
+        if (i < 0 || i >= s.t.length) continue;
+        const d = Math.abs(s.t[i] - t);
+        if (d <= tol && (!best || d < best.d)) best = { s, i, d };
+      }
+    }
+    setHover(
+      best
+        ? { x: ev.clientX, y: ev.clientY, lines: [`${best.s.name ? `${best.s.name}: ` : ''}${valueText(unit, best.s.v[best.i])}`, `at ${formatTime(best.s.t[best.i], clock, 0.001)}`] }
+        : null,
+    );
+  };
   const summary = `Line of ${label} over time from ${formatTime(vp[0], clock)} to ${formatTime(vp[1], clock)}: ${points} points${series.length > 1 ? ` in ${series.length} lines (${series.map((s) => s.name).join(', ')})` : ''}, from ${valueText(unit, lo)} to ${valueText(unit, hi)}`;
   return (
     <div ref={wrap} className="line-chart">
-      <canvas ref={canvas} role="img" aria-label={visibleName(summary)} style={{ width: '100%', height: H, display: 'block' }} />
+      <canvas ref={canvas} role="img" aria-label={visibleName(summary)} style={{ width: '100%', height: H, display: 'block' }} onPointerMove={onMove} onPointerLeave={() => setHover(null)} />
+      {hover && (
+        <div className="tip" style={{ left: Math.min(hover.x + 14, window.innerWidth - 320), top: hover.y + 14 }} role="tooltip">
+          {hover.lines.map((l, k) => (
+            <div key={k}>{visibleName(l)}</div>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

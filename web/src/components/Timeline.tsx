@@ -238,8 +238,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   );
 
   // A selected event out of view (chosen in a table) is brought into it: its lane scrolled to,
-  // the window moved to hold it (its span kept, unless the event is longer). A click on a lane
-  // selects what is in view already, so this does nothing then.
+  // the window moved to center it (its span kept, unless the event is longer). A click on a
+  // lane selects what is in view already, so this does nothing then.
   useEffect(() => {
     if (selectedEvent === null || selectedEvent >= profile.events.length) return;
     const e = profile.events;
@@ -250,7 +250,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     }
     const a = e.start[selectedEvent];
     const b = a + e.duration[selectedEvent];
-    if (a < vp[0] || b > vp[1]) {
+    // Only when none of it shows: a click on a long bar that reaches past the window keeps it.
+    if (b < vp[0] || a > vp[1]) {
       const span = Math.max(vp[1] - vp[0], (b - a) * 1.5);
       setViewport((a + b) / 2 - span / 2, (a + b) / 2 + span / 2);
     }
@@ -476,7 +477,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     setCursor({ thread: cursor.thread, event: next });
     const a = e.start[next];
     const b = a + e.duration[next];
-    if (a < vp[0] || b > vp[1]) {
+    // Only when none of it shows: a click on a long bar that reaches past the window keeps it.
+    if (b < vp[0] || a > vp[1]) {
       const span = Math.max(vp[1] - vp[0], (b - a) * 1.5);
       setViewport((a + b) / 2 - span / 2, (a + b) / 2 + span / 2);
     }
