@@ -4,6 +4,7 @@
  * message and the page keeps working; the query travels in the link; after one online visit
  * the view works offline. DuckDB is not loaded before the view opens.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { root, selectedRange, shot } from './helpers';
@@ -140,4 +141,37 @@ test('a long query can be cancelled while the page keeps answering', async ({ pa
   await editor(page).fill('SELECT 6 * 7 AS answer');
   await editor(page).press('Control+Enter');
   await expect(result(page).locator('tbody td').first()).toHaveText('42');
+});
+
+test.describe('dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('names from the table list go into the query; every field of a type loads on demand; nothing serious for axe', async ({ page }) => {
+    await page.goto('./');
+    await openSql(page);
+    const tables = page.getByRole('complementary', { name: 'Tables' });
+    await editor(page).fill('SELECT count(*) AS n, count(DISTINCT ');
+    // Open the type's entry, then choose a column and the table's name.
+    const entry = tables.locator('.sql-table', { has: page.getByRole('button', { name: 'jdk.FileRead', exact: true }) });
+    await entry.getByRole('button', { name: 'Columns of jdk.FileRead' }).click();
+    await expect(entry.getByRole('button', { name: 'Columns of jdk.FileRead' })).toHaveAttribute('aria-expanded', 'true');
+    await entry.getByRole('button', { name: 'thread', exact: true }).click();
+    await editor(page).press('End');
+    await editor(page).pressSequentially(') AS threads FROM ');
+    await entry.getByRole('button', { name: 'jdk.FileRead', exact: true }).click();
+    await expect(editor(page)).toHaveValue('SELECT count(*) AS n, count(DISTINCT thread) AS threads FROM "jdk.FileRead"');
+    await editor(page).press('Control+Enter');
+    // 157 file reads, as the JDK counts them (fixtures/expected/jdk17-profile.jfr.rf-counts.tsv).
+    await expect(result(page).locator('tbody td').first()).toHaveText('157');
+    await entry.getByRole('button', { name: 'Every field → fields."jdk.FileRead"' }).click();
+    await expect(tables.getByRole('button', { name: 'fields."jdk.FileRead"', exact: true })).toBeVisible({ timeout: 60_000 });
+    await editor(page).fill('SELECT count(*) AS n, sum("bytesRead") AS bytes FROM fields."jdk.FileRead"');
+    await editor(page).press('Control+Enter');
+    // The JDK's sum of bytesRead (fixtures/expected/jdk17-profile.jfr.fields.tsv).
+    await expect(result(page).locator('tbody tr').first().locator('td')).toHaveText(['157', '87552']);
+    await shot(page, 'sql-fields-dark');
+    const r = await new AxeBuilder({ page }).include('.sql').analyze();
+    const grave = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    expect(grave).toEqual([]);
+  });
 });

@@ -37,6 +37,7 @@ function quoted(name: string): string {
 export function SqlView({ sql, onSql, engine, schema, examples, result, error, running, loadingFields, onRun, onCancel, onLoadFields, onRow }: Props) {
   const editor = useRef<HTMLTextAreaElement>(null);
   const [chosen, setChosen] = useState<number | null>(null);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const insert = (text: string) => {
     const ta = editor.current;
     if (!ta) return onSql(sql + text);
@@ -67,30 +68,49 @@ export function SqlView({ sql, onSql, engine, schema, examples, result, error, r
         {schema?.map((t) => {
           const type = !t.name.startsWith('fields.') && t.name.includes('.') ? t.name : null;
           const hasFields = type !== null && schema.some((x) => x.name === `fields."${type}"`);
+          const isOpen = open.has(t.name);
           return (
-            <details key={t.name} className="sql-table">
-              <summary>
+            <div key={t.name} className="sql-table">
+              <div className="sql-table-head">
+                <button
+                  type="button"
+                  className="link sql-toggle"
+                  aria-expanded={isOpen}
+                  aria-label={`Columns of ${t.name}`}
+                  onClick={() => setOpen((o) => {
+                    const next = new Set(o);
+                    if (isOpen) next.delete(t.name);
+                    else next.add(t.name);
+                    return next;
+                  })}
+                >
+                  {isOpen ? '▾' : '▸'}
+                </button>
                 <button type="button" className="link name" title={`${t.about}: insert its name`} onClick={() => insert(quoted(t.name))}>
                   {t.name}
                 </button>
-              </summary>
-              <p className="muted">{t.about}</p>
-              <ul>
-                {t.columns.map((c) => (
-                  <li key={c.name}>
-                    <button type="button" className="link name" onClick={() => insert(quoted(c.name))}>
-                      {c.name}
-                    </button>{' '}
-                    <span className="muted">{c.type.toLowerCase()}</span>
-                  </li>
-                ))}
-              </ul>
-              {type !== null && !hasFields && (
-                <button type="button" disabled={loadingFields.includes(type)} onClick={() => onLoadFields(type)} title={`Decode every field of ${type} into the table fields."${type}"`}>
-                  {loadingFields.includes(type) ? 'Loading every field…' : `Every field → fields."${type}"`}
-                </button>
+              </div>
+              {isOpen && (
+                <>
+                  <p className="muted">{t.about}</p>
+                  <ul>
+                    {t.columns.map((c) => (
+                      <li key={c.name}>
+                        <button type="button" className="link name" onClick={() => insert(quoted(c.name))}>
+                          {c.name}
+                        </button>{' '}
+                        <span className="muted">{c.type.toLowerCase()}</span>
+                      </li>
+                    ))}
+                  </ul>
+                  {type !== null && !hasFields && (
+                    <button type="button" disabled={loadingFields.includes(type)} onClick={() => onLoadFields(type)} title={`Decode every field of ${type} into the table fields."${type}"`}>
+                      {loadingFields.includes(type) ? 'Loading every field…' : `Every field → fields."${type}"`}
+                    </button>
+                  )}
+                </>
               )}
-            </details>
+            </div>
           );
         })}
       </aside>

@@ -31,7 +31,7 @@ export async function openBrowserDb(): Promise<SqlDb> {
   const db = new AsyncDuckDB(new VoidLogger(), worker);
   try {
     await db.instantiate(wasmUrl);
-    await db.open({ query: { castBigIntToDouble: true } });
+    await db.open({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
   } catch (e) {
     worker.terminate();
     throw e;

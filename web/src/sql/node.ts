@@ -30,7 +30,7 @@ export async function nodeSqlDb(): Promise<SqlDb> {
   };
   const db = (await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME)) as BlockingBindings;
   await db.instantiate(() => {});
-  db.open({ query: { castBigIntToDouble: true } });
+  db.open({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
   const conn = db.connect();
   const backend: SqlBackend = {
     run: async (sql) =>

@@ -90,6 +90,12 @@ describe('SQL session', () => {
     expect(r.rows).toEqual([['42']]);
   });
 
+  it('gives sums of integers (HUGEINT) and decimals as numbers', async () => {
+    const r = await session.run(profile, 'SELECT sum(x::BIGINT) AS s, 1.25::DECIMAL(10, 2) AS d FROM range(5) t(x)');
+    expect(r.rows).toEqual([['10', '1.25']]);
+    expect(r.columns.every((c) => c.numeric)).toBe(true);
+  });
+
   it('loads fields."<type>" when a query names it: the JDK’s count, the events table’s offsets', async () => {
     expect(fieldTablesNamed('select * from fields."jdk.FileRead" join FIELDS . "a""b" using (x)')).toEqual(['jdk.FileRead', 'a"b']);
     const type = 'jdk.FileRead';
