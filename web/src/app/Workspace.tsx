@@ -145,6 +145,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
+  // async-profiler's spans: events can be kept to those inside spans of a tag.
+  const hasSpans = useMemo(() => profile.eventTypes.some((t) => t.kind === 'span' && t.count > 0), [profile]);
   // Virtual threads with events: their lanes go under one group (lanes.ts).
   const virtualThreads = useMemo(() => {
     let n = 0;
@@ -170,7 +172,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
       (d.waitingInRange !== null && deferred.range ? ` · ${d.waitingInRange.toFixed(1)} threads waiting on average` : '') +
       (deferred.range ? ` · range ${formatRange(deferred.range, deferred.clock ? profile.info.startMs : null)}${deferred.clock ? ' UTC' : ' s'}` : '')
     : 'This recording has no events with stacks.';
-  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter', bad: string | null, placeholder: string) => (
+  const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter' | 'spanFilter', bad: string | null, placeholder: string) => (
     <label className={`field${bad ? ' invalid' : ''}`} title={bad ?? undefined}>
       <span>{label}</span>
       <input
@@ -187,7 +189,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
       />
     </label>
   );
-  const regexError = (k: 'thread' | 'stack' | 'exclude' | 'subject') => {
+  const regexError = (k: 'thread' | 'stack' | 'exclude' | 'subject' | 'span') => {
     const r = d.regex[k];
     return r.ok ? null : r.error;
   };
@@ -270,6 +272,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
         {input('Stack filter', 'stackFilter', regexError('stack'), 'regex: keep stacks with a frame…')}
         {input('Exclude stacks', 'excludeFilter', regexError('exclude'), 'regex: drop stacks with a frame…')}
         {(d.hasSubjects || state.subjectFilter !== '') && input(`${subject.label} filter`, 'subjectFilter', regexError('subject'), `regex on ${subject.what}`)}
+        {(hasSpans || state.spanFilter !== '') && input('Within spans', 'spanFilter', regexError('span'), 'regex on span tags')}
         {d.states.length > 0 && (
           <label className="field">
             <span>Thread state</span>
@@ -307,7 +310,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
             {state.virtualOpen ? '▾' : '▸'} Virtual threads ({virtualThreads})
           </button>
         )}
-        {(['thread', 'stack', 'exclude', 'subject'] as const).map((k) => {
+        {(['thread', 'stack', 'exclude', 'subject', 'span'] as const).map((k) => {
           const err = regexError(k);
           return err === null ? null : (
             <span key={k} className="regex-error">

@@ -13,6 +13,8 @@ export interface ViewState {
   excludeFilter: string;
   /** Regex on the event's subject: monitor class, file path or host, allocated or parked-on class. */
   subjectFilter: string;
+  /** Regex on span tags (profiler.Span): keep events inside a matching span of their thread. */
+  spanFilter: string;
   /** Rows of the subjects table for lock waits and parks: by class or by object instance. */
   subjectBy: 'class' | 'instance';
   /** Thread state to keep ('' = all). */
@@ -61,6 +63,7 @@ export const initialState: ViewState = {
   stackFilter: '',
   excludeFilter: '',
   subjectFilter: '',
+  spanFilter: '',
   subjectBy: 'class',
   threadState: '',
   range: null,

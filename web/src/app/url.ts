@@ -63,6 +63,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('stack', state.stackFilter);
   put('exclude', state.excludeFilter);
   put('subject', state.subjectFilter);
+  put('span', state.spanFilter);
   put('subjby', state.subjectBy, 'class');
   put('state', state.threadState);
   put('range', rangeToText(state.range));
@@ -136,6 +137,7 @@ export function stateFromUrl(search: string): Parsed {
   s.stackFilter = str('stack');
   s.excludeFilter = str('exclude');
   s.subjectFilter = str('subject');
+  s.spanFilter = str('span');
   const subjby = q.get('subjby');
   if (subjby === 'class' || subjby === 'instance') s.subjectBy = subjby;
   else if (subjby !== null) notices.push(`Ignored an unknown subject grouping “${subjby}”.`);

@@ -99,6 +99,67 @@ export interface FilterSpec {
   subject?: Matcher | null;
   /** Keep events whose duration lies in [min, max] ms (a box on the latency heatmap). */
   duration?: readonly [number, number] | null;
+  /**
+   * Keep events that start inside a span (async-profiler's profiler.Span) of their own thread
+   * whose tag matches.
+   */
+  span?: Matcher | null;
+}
+
+/** Per thread row: the union of its spans whose tag `re` matches, by start. */
+export interface SpanTracks {
+  start: Map<number, Float64Array>;
+  end: Map<number, Float64Array>;
+}
+
+export function spanTracks(profile: Profile, re: Matcher): SpanTracks {
+  const e = profile.events;
+  const spanTypes = new Set(profile.eventTypes.flatMap((t, ty) => (t.kind === 'span' ? [ty] : [])));
+  const tagOk = new Map<number, boolean>();
+  const per = new Map<number, number[]>();
+  for (let i = 0; i < e.length; i++) {
+    if (!spanTypes.has(e.type[i]) || e.thread[i] < 0) continue;
+    const tag = e.subject[i];
+    let ok = tagOk.get(tag);
+    if (ok === undefined) tagOk.set(tag, (ok = re.test(tag >= 0 ? profile.strings[tag] : '')));
+    if (!ok) continue;
+    const l = per.get(e.thread[i]) ?? [];
+    l.push(i);
+    per.set(e.thread[i], l);
+  }
+  const start = new Map<number, Float64Array>();
+  const end = new Map<number, Float64Array>();
+  for (const [t, l] of per) {
+    l.sort((a, b) => e.start[a] - e.start[b]);
+    const s: number[] = [];
+    const en: number[] = [];
+    for (const i of l) {
+      const a = e.start[i];
+      const b = a + e.duration[i];
+      if (en.length && a <= en[en.length - 1]) en[en.length - 1] = Math.max(en[en.length - 1], b);
+      else {
+        s.push(a);
+        en.push(b);
+      }
+    }
+    start.set(t, Float64Array.from(s));
+    end.set(t, Float64Array.from(en));
+  }
+  return { start, end };
+}
+
+/** Whether time `at` on thread `t` lies inside one of its spans in `tracks`. */
+export function inSpan(tracks: SpanTracks, t: number, at: number): boolean {
+  const s = tracks.start.get(t);
+  if (!s) return false;
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (s[m] <= at) lo = m + 1;
+    else hi = m;
+  }
+  return lo > 0 && at <= tracks.end.get(t)![lo - 1];
 }
 
 export interface Filtered {
@@ -136,6 +197,8 @@ export interface EventTest {
   subject: Matcher | null;
   /** [min, max] ms of duration to keep; null for any. */
   duration: readonly [number, number] | null;
+  /** The spans whose tag the span filter keeps; null without one. */
+  spans: SpanTracks | null;
   profile: Profile;
 }
 
@@ -145,7 +208,8 @@ export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null 
   const state = spec.state ? profile.strings.indexOf(spec.state) : -2;
   const subject = spec.subject ?? null;
   const duration = spec.duration ?? null;
-  if (!inc && !exc && state === -2 && !subject && !duration) return null;
+  const spans = spec.span ? spanTracks(profile, spec.span) : null;
+  if (!inc && !exc && state === -2 && !subject && !duration && !spans) return null;
   // One flag per stack row for both stack filters, so the test reads one byte.
   let stackOk: Uint8Array | null = null;
   if (inc || exc) {
@@ -161,6 +225,7 @@ export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null 
     instanceOk: subject && instances ? new Map() : null,
     subject,
     duration,
+    spans,
     profile,
   };
 }
@@ -174,6 +239,7 @@ export function passes(f: EventTest, i: number): boolean {
   }
   if (f.state !== -2 && e.state[i] !== f.state) return false;
   if (f.duration && (e.duration[i] < f.duration[0] || e.duration[i] > f.duration[1])) return false;
+  if (f.spans && !inSpan(f.spans, e.thread[i], e.start[i])) return false;
   if (f.subjectOk) {
     const j = e.subject[i];
     if (j < 0) return false;

@@ -33,7 +33,7 @@ import type { ViewState } from '../app/state';
 export interface Derived {
   typeIndex: number;
   weightMode: WeightMode;
-  regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult; subject: RegexResult };
+  regex: { thread: RegexResult; stack: RegexResult; exclude: RegexResult; subject: RegexResult; span: RegexResult };
   /** Events of the selected type, thread by thread (the index's groups). */
   candidates: Int32Array;
   filtered: Filtered;
@@ -90,8 +90,9 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
       stack: compileRegex(s.stackFilter),
       exclude: compileRegex(s.excludeFilter),
       subject: compileRegex(s.subjectFilter),
+      span: compileRegex(s.spanFilter),
     }),
-    [s.threadFilter, s.stackFilter, s.excludeFilter, s.subjectFilter],
+    [s.threadFilter, s.stackFilter, s.excludeFilter, s.subjectFilter, s.spanFilter],
   );
   // JSON, not a separator: a thread's name may hold any character, a newline too.
   const hiddenKey = JSON.stringify(s.hiddenThreads);
@@ -123,6 +124,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
           hiddenThreads: hidden,
           subject: regex.subject.ok ? regex.subject.re : null,
           duration: s.durationFilter,
+          span: regex.span.ok ? regex.span.re : null,
         },
         lists.parts,
         ofType,

@@ -8,6 +8,7 @@ const full: ViewState = {
   stackFilter: 'NativeThreadSet|skip&Bytes',
   excludeFilter: 'Unsafe.park',
   subjectFilter: '^sun\\.nio\\.ch\\.NativeThreadSet$',
+  spanFilter: '^leak$',
   subjectBy: 'instance',
   threadState: 'STATE_RUNNABLE',
   activity: 'threads',

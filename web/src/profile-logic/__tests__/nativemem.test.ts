@@ -11,6 +11,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeInNode } from '../../engine/node';
 import { stackNames } from '../collapsed';
+import { eventsOfType, indexEvents, typeLists } from '../event-index';
+import { compileRegex, filterLists, flagsOf } from '../filters';
 import { nativeMemory, unfreedByStack } from '../nativemem';
 
 const root = resolve(__dirname, '../../../..');
@@ -81,6 +83,40 @@ describe('native memory: allocations never freed', () => {
     const hold = sites.filter((s) => s.site === 'NativeMemory.hold');
     expect(hold.reduce((s, x) => s + x.bytes, 0)).toBe(64 * 8192);
     expect(sites.some((s) => s.site === 'NativeMemory.churn')).toBe(false);
+  });
+
+  it('keeps the mallocs inside spans of a tag: each leak in a "leak" span, each churn in a "churn" span', () => {
+    // The JDK's reading: how many mallocs each of the scenario's methods made.
+    const mallocs = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/ap-nativemem.jfr.nativemem.tsv.gz')))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('M\t'));
+    const jdkCount = (method: string) => mallocs.filter((l) => l.split('\t')[4].split(';').includes(method)).length;
+    const index = indexEvents(profile);
+    const type = profile.eventTypes.findIndex((t) => t.name === 'profiler.Malloc');
+    const kept = (tag: string, method: string) => {
+      const re = compileRegex(tag);
+      const spec = { type, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>(), span: re.ok ? re.re : null };
+      const { filtered } = filterLists(profile, spec, typeLists(profile, index, type).parts, flagsOf(profile.events.length, eventsOfType(index, type)), null);
+      let all = 0;
+      let of = 0;
+      for (let i = 0; i < profile.events.length; i++) {
+        if (!filtered.match[i]) continue;
+        all++;
+        if (profile.events.stack[i] >= 0 && stackNames(profile, profile.events.stack[i]).includes(method)) of++;
+      }
+      return { all, of };
+    };
+    expect(jdkCount('NativeMemory.leak')).toBe(64);
+    const leak = kept('^leak$', 'NativeMemory.leak');
+    expect(leak.of).toBe(64);
+    const churn = kept('^churn$', 'NativeMemory.churn');
+    expect(churn.of).toBe(jdkCount('NativeMemory.churn'));
+    // The other method's mallocs never fall inside: spans belong to their own thread.
+    expect(kept('^leak$', 'NativeMemory.churn').of).toBe(0);
+    expect(kept('^churn$', 'NativeMemory.leak').of).toBe(0);
+    expect(kept('^churn$', 'NativeMemory.hold').of).toBe(0);
+    expect(leak.all).toBeLessThan(churn.all);
   });
 
   it('ends the outstanding line at what was never freed, never below zero', () => {
