@@ -178,7 +178,20 @@ test('a row of a thread far down the lanes brings its lane into view, its event 
   // The lanes put threads with no CPU sample last: janitor sleeps and never burns CPU.
   const row = page.getByRole('table', { name }).getByRole('row').filter({ hasText: 'janitor' }).first();
   const start = parseMs((await row.getByRole('cell').first().textContent())!);
+  // Zoomed into a window that does not hold it: the window moves to it, keeping its span.
+  await page.getByLabel('Selected range').fill('5-6');
+  await page.getByLabel('Selected range').press('Enter');
+  await page.getByRole('button', { name: 'Zoom to selection' }).click();
+  await page.getByRole('button', { name: 'Clear selection' }).click();
+  const zoomed = await readView(page);
+  expect(zoomed.from).toBeGreaterThan(start);
   await row.click();
+  await expect
+    .poll(async () => {
+      const v = await readView(page);
+      return v.from <= start && start <= v.to && Math.abs(v.to - v.from - (zoomed.to - zoomed.from)) < 1;
+    })
+    .toBe(true);
   await page.mouse.move(0, 0);
   await settled(page);
   // The outline (the page's text colour, dark) in the plot, and what the lane says under it.
