@@ -73,6 +73,8 @@ interface Hover {
 interface Cursor {
   thread: number;
   event: number | null;
+  /** The event type it was stepped on: another type picked since lets go of the event. */
+  type: number;
 }
 
 /** The lane menu (right-click on a name, or the context-menu key): where, and for which lane. */
@@ -108,6 +110,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const menuEl = useRef<HTMLDivElement>(null);
   // The keyboard's lane, found again by its thread when lanes reorder; -1 when gone or none.
   const cursorLane = useMemo(() => (cursor ? derived.lanes.findIndex((l) => l.threads.includes(cursor.thread)) : -1), [cursor, derived.lanes]);
+  const cursorEvent = cursorLane >= 0 && cursor && cursor.type === derived.typeIndex && cursor.event !== null && cursor.event < profile.events.length ? cursor.event : null;
   const pinnedKey = pinned.join('\u0000');
   const nameOf = useCallback((t: number) => profile.strings[profile.threads.name[t]], [profile]);
   const pinnedLanes = useMemo(() => {
@@ -211,7 +214,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         hasStates,
         selectedEvent,
         cursorLane,
-        cursorEvent: cursorLane >= 0 ? (cursor?.event ?? null) : null,
+        cursorEvent,
         pinnedLanes,
         kinds: derived.kinds,
         hidden,
@@ -222,7 +225,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       },
       pool.current,
     );
-  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursor, pinnedLanes, threadless]);
+  }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursorEvent, pinnedLanes, threadless]);
 
   const setViewport = useCallback(
     (a: number, b: number) => {
@@ -459,7 +462,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const lanes = derived.lanes;
     // The keyboard stays on the lane that takes its place (or the one above the last).
     const next = lanes[k + 1] ?? lanes[k - 1];
-    setCursor(next ? { thread: next.threads[0], event: null } : null);
+    setCursor(next ? { thread: next.threads[0], event: null, type: derived.typeIndex } : null);
     onHideThreads(laneNames(k));
   };
   /** The previous or next matching event of the selected type on the keyboard's lane. */
@@ -468,13 +471,13 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     if (!lane || !cursor) return;
     const e = profile.events;
     const from =
-      cursor.event !== null && cursor.event < e.length
-        ? { t: e.start[cursor.event], event: cursor.event }
+      cursorEvent !== null
+        ? { t: e.start[cursorEvent], event: cursorEvent }
         : { t: dir === 1 ? (range?.[0] ?? vp[0]) : (range?.[1] ?? vp[1]), event: null };
     const lists = lane.threads.map((t) => derived.cums.byThread[t]).filter((c) => c !== undefined);
     const next = stepEvent(profile, lists, from, dir);
     if (next === null) return;
-    setCursor({ thread: cursor.thread, event: next });
+    setCursor({ thread: cursor.thread, event: next, type: derived.typeIndex });
     const a = e.start[next];
     const b = a + e.duration[next];
     // Only when none of it shows: a click on a long bar that reaches past the window keeps it.
@@ -485,8 +488,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   };
   /** A range around the keyboard's event: the spike that holds it, or the event with a margin. */
   const selectAround = () => {
-    const i = cursor?.event;
-    if (i === null || i === undefined || cursorLane < 0) return;
+    const i = cursorEvent;
+    if (i === null) return;
     const e = profile.events;
     const a = e.start[i];
     const b = a + e.duration[i];
@@ -513,11 +516,11 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     else if ((key === 'ArrowDown' || key === 'ArrowUp' || key === 'Home' || key === 'End') && derived.lanes.length > 0) {
       const n = derived.lanes.length;
       const k = key === 'Home' ? 0 : key === 'End' ? n - 1 : !onLane ? 0 : Math.min(n - 1, Math.max(0, cursorLane + (key === 'ArrowDown' ? 1 : -1)));
-      setCursor({ thread: derived.lanes[k].threads[0], event: null });
+      setCursor({ thread: derived.lanes[k].threads[0], event: null, type: derived.typeIndex });
       reveal(k);
     } else if (key === '0') onViewport(null);
     else if (key === 'Enter') {
-      if (onLane && cursor?.event != null) onSelectEvent(cursor.event);
+      if (cursorEvent !== null) onSelectEvent(cursorEvent);
       else onSelectRange([vp[0], vp[1]]);
     } else if (key === ']' || key === '[') onStepSpike(key === ']' ? 1 : -1);
     else if ((key === 'h' || key === 'H') && onLane) hideLane(cursorLane);
@@ -536,10 +539,10 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     if (cursorLane < 0) return '';
     const lane = derived.lanes[cursorLane];
     const head = `Lane ${cursorLane + 1} of ${derived.lanes.length}: ${visibleName(lane.label)}${pinnedLanes.has(cursorLane) ? ' (pinned)' : ''}`;
-    const i = cursor?.event;
-    if (i === null || i === undefined || i >= profile.events.length) return `${head}. ← → step through its events.`;
+    const i = cursorEvent;
+    if (i === null) return `${head}. ← → step through its events.`;
     return `${head}. ${describe(i).slice(0, 3).map(visibleName).join(' · ')}. Enter opens it, S selects around it.`;
-  }, [cursorLane, cursor, derived.lanes, pinnedLanes, describe, profile]);
+  }, [cursorLane, cursorEvent, derived.lanes, pinnedLanes, describe]);
   // The menu takes the focus when it opens, and gives it back to the lanes when it closes.
   useEffect(() => {
     if (!menu) return;
