@@ -29,7 +29,9 @@ const name = (profile: Profile, t: number) => profile.strings[profile.threads.na
 function unknownHolder(b: Burst): string {
   return b.kind === 'park'
     ? 'unknown: JFR records no owner for java.util.concurrent locks'
-    : 'unknown: this recording gives no previous owner (async-profiler lock events carry none)';
+    : b.kind === 'mutex'
+      ? 'unknown: async-profiler records no owner for native mutexes'
+      : 'unknown: this recording gives no previous owner (async-profiler lock events carry none)';
 }
 
 function holderText(profile: Profile, b: Burst): string {
@@ -43,7 +45,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(2)}`;
 
 export function LocksView({ profile, rows, detail, clock, search, onSelectBurst, onSandwich }: Props) {
   if (rows.length === 0) {
-    return <p className="hint">No waits on a monitor or a java.util.concurrent lock overlap the selection (idle pool parks, Object.wait and sleeps are not contention).</p>;
+    return <p className="hint">No waits on a monitor, a java.util.concurrent lock or a native mutex overlap the selection (idle pool parks, Object.wait and sleeps are not contention).</p>;
   }
   const sel = detail?.burst;
   return (

@@ -41,15 +41,17 @@ export interface Burst {
   /** Grants whose previous owner is the waiter granted before them or the holder, of those after the first. */
   chainOk: number;
   chainBroken: number;
-  /** Monitor contention (holder from previous owners) or a park (no owner in JFR). */
-  kind: 'monitor' | 'park';
+  /** Monitor contention (holder from previous owners), a park (no owner in JFR) or a native mutex (profiler.NativeLock: an address, no owner). */
+  kind: LockKind;
 }
+
+export type LockKind = 'monitor' | 'park' | 'mutex';
 
 export interface LockRow {
   cls: number;
   address: number;
   label: string;
-  kind: 'monitor' | 'park';
+  kind: LockKind;
   bursts: Burst[];
   waits: number;
   waiters: number;
@@ -74,8 +76,9 @@ export function lockBursts(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
     for (let p = 0; p < list.length; p++) {
       const i = list[p];
       const k = waitKindOf(kinds, i);
-      if (k !== 'monitor' && k !== 'park') continue;
-      if (!(e.duration[i] > 0) || e.subject[i] < 0 || !keep(e.thread[i])) continue;
+      if (k !== 'monitor' && k !== 'park' && k !== 'mutex') continue;
+      // A native mutex is known by its address alone.
+      if (!(e.duration[i] > 0) || (e.subject[i] < 0 && k !== 'mutex') || !keep(e.thread[i])) continue;
       const key = `${k}\u0000${e.subject[i]}\u0000${e.value[i]}`;
       let g = groups.get(key);
       if (!g) groups.set(key, (g = []));
@@ -84,7 +87,7 @@ export function lockBursts(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
   }
   const out: Burst[] = [];
   for (const [key, list] of groups) {
-    const kind = key.slice(0, key.indexOf('\u0000')) as 'monitor' | 'park';
+    const kind = key.slice(0, key.indexOf('\u0000')) as LockKind;
     list.sort((a, b) => e.start[a] - e.start[b] || a - b);
     let k = 0;
     while (k < list.length) {
@@ -97,14 +100,14 @@ export function lockBursts(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
       const start = e.start[list[k]];
       const b = !range || (start <= range[1] && end > range[0]) ? burstOf(profile, list.slice(k, j), kind, start, end, range) : null;
       // A park with no one else waiting is a timed wait or a hand-off, not a pile-up on a lock.
-      if (b && (b.kind === 'monitor' || b.waiters >= 2)) out.push(b);
+      if (b && (b.kind !== 'park' || b.waiters >= 2)) out.push(b);
       k = j;
     }
   }
   return out.sort((a, b) => a.start - b.start || a.cls - b.cls);
 }
 
-function burstOf(profile: Profile, waits: IndexIntoEvents[], kind: 'monitor' | 'park', start: number, end: number, range: Range | null): Burst {
+function burstOf(profile: Profile, waits: IndexIntoEvents[], kind: LockKind, start: number, end: number, range: Range | null): Burst {
   const e = profile.events;
   waits.sort((a, b) => e.start[a] + e.duration[a] - (e.start[b] + e.duration[b]) || a - b);
   let total = 0;
@@ -139,7 +142,7 @@ export function lockRows(profile: Profile, bursts: readonly Burst[]): LockRow[] 
     const key = `${b.kind}\u0000${b.cls}\u0000${b.address}`;
     let r = rows.get(key);
     if (!r) {
-      const label = instanceText(profile.strings[b.cls], b.address);
+      const label = b.kind === 'mutex' && b.cls < 0 ? instanceText('native mutex', b.address) : instanceText(profile.strings[b.cls], b.address);
       rows.set(key, (r = { cls: b.cls, address: b.address, label, kind: b.kind, bursts: [], waits: 0, waiters: 0, total: 0, clipped: 0, holders: [], threads: new Set(), byHolder: new Map() }));
     }
     r.bursts.push(b);

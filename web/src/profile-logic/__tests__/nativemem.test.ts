@@ -13,7 +13,9 @@ import { decodeInNode } from '../../engine/node';
 import { stackNames } from '../collapsed';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, filterLists, flagsOf } from '../filters';
+import { lockBursts, lockRows } from '../locks';
 import { nativeMemory, unfreedByStack } from '../nativemem';
+import { waitKinds } from '../waits';
 
 const root = resolve(__dirname, '../../../..');
 const profile = decodeInNode(new Uint8Array(readFileSync(resolve(root, 'fixtures/ap-nativemem.jfr'))));
@@ -117,6 +119,17 @@ describe('native memory: allocations never freed', () => {
     expect(kept('^churn$', 'NativeMemory.leak').of).toBe(0);
     expect(kept('^churn$', 'NativeMemory.hold').of).toBe(0);
     expect(leak.all).toBeLessThan(churn.all);
+  });
+
+  it('counts native lock waits (profiler.NativeLock) in the locks, by mutex address, as the JDK read them', () => {
+    const [, n, ns] = readFileSync(resolve(root, 'fixtures/expected/ap-nativemem.jfr.kinds.tsv'), 'utf8')
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .find((f) => f[0] === 'nativelock')!;
+    const rows = lockRows(profile, lockBursts(profile, indexEvents(profile), waitKinds(profile), null)).filter((r) => r.kind === 'mutex');
+    expect(rows.reduce((s, r) => s + r.waits, 0)).toBe(Number(n));
+    expect(Math.abs(rows.reduce((s, r) => s + r.total, 0) - Number(ns) / 1e6)).toBeLessThan(Number(n) * 1e-3);
+    for (const r of rows) expect(r.label).toMatch(/^native mutex @ 0x[0-9a-f]+$/);
   });
 
   it('ends the outstanding line at what was never freed, never below zero', () => {
