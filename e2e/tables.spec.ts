@@ -242,3 +242,23 @@ test('CPU load, which has no stacks and no lane, opens as a table of every field
   await expect(page.getByRole('img', { name: /^Line of jvmUser, jvmSystem, machineTotal/ })).toHaveAttribute('aria-label', new RegExp(`: ${3 * want} points in 3 lines \\(jvmUser, jvmSystem, machineTotal\\)`));
   await shot(page, 'tables-cpuload');
 });
+
+test('hostile names stay text in the table and its CSV', async ({ page }) => {
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures', 'hostile.jfr'));
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByRole('tab', { name: 'Events table' }).click();
+  await page.getByLabel('Table of event type').selectOption('hostile.Payload');
+  const table = page.getByRole('table', { name: 'Events of hostile.Payload' });
+  await expect(table.getByRole('cell').filter({ hasText: '<script>window.__pwned=1</script>' }).first()).toBeVisible();
+  await expect(table.getByRole('cell').filter({ hasText: 'evil\\u202egnp.exe' }).first()).toBeVisible();
+  expect(await table.locator('script, img').count()).toBe(0);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV', exact: true }).click()]);
+  const text = readFileSync((await csv.path())!, 'utf8');
+  expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  const lines: string[][] = parse(text);
+  const shown = Number(/^([\d,]+) of/.exec((await page.getByRole('note', { name: 'Rows shown' }).textContent())!)![1].replace(/,/g, ''));
+  expect(lines.length).toBe(shown + 1);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await shot(page, 'tables-hostile');
+});

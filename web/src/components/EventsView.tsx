@@ -239,11 +239,15 @@ export function EventsView({ profile, typeIndex, rows, kept, note, clock, range,
                     choose(r);
                   }}
                 >
-                  {columns.map((c) => (
-                    <div key={c.key} role="cell" className={c.num ? 'num' : 'name'}>
-                      <bdi>{cellText(c, r, clock)}</bdi>
-                    </div>
-                  ))}
+                  {columns.map((c) => {
+                    const text = cellText(c, r, clock);
+                    // Text cut by its column reads whole on hover.
+                    return (
+                      <div key={c.key} role="cell" className={c.num ? 'num' : 'name'} title={c.num ? undefined : text}>
+                        <bdi>{text}</bdi>
+                      </div>
+                    );
+                  })}
                 </div>
               );
             })}
