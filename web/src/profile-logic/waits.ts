@@ -10,7 +10,7 @@
  * so a curve of one value per pixel column costs threads × columns × log n, whatever the count
  * of events.
  */
-import type { IndexIntoEvents, Profile } from '../columns/profile';
+import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
 import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
@@ -39,6 +39,14 @@ export const WAIT_INFO: Record<WaitKind, WaitInfo> = {
   file: { label: 'File I/O', title: 'In file reads and writes', color: '#2b8a3e', contention: true },
   socket: { label: 'Socket I/O', title: 'In socket reads and writes', color: '#0c8599', contention: true },
 };
+
+/**
+ * Whether a kind's intervals are waits (a thread held up or idle): every interval kind but the
+ * ones that measure work (method traces, spans).
+ */
+export function isWaitKind(kind: EventKind): boolean {
+  return KINDS[kind].interval && kind !== 'method' && kind !== 'span';
+}
 
 /** Frames whose presence on a park's stack mean a thread waiting for work: a pool's worker, a queue's consumer. */
 const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|ScheduledThreadPoolExecutor\$DelayedWorkQueue\.(take|poll)|(SynchronousQueue|LinkedTransferQueue|ArrayBlockingQueue|LinkedBlockingQueue|LinkedBlockingDeque|PriorityBlockingQueue|DelayQueue)\.(take|poll|takeFirst|pollFirst))$/;
@@ -79,11 +87,8 @@ export function waitKinds(profile: Profile): Uint8Array {
         return 'sleep';
       case 'io':
         return /Socket/.test(t.name) ? 'socket' : 'file';
-      case 'method':
-      case 'span':
-        return null;
       default:
-        return KINDS[t.kind].interval ? 'monitor' : null;
+        return isWaitKind(t.kind) ? 'monitor' : null;
     }
   });
   const code = (k: WaitKind) => WAIT_KINDS.indexOf(k) + 1;
