@@ -1,6 +1,6 @@
 /**
  * A query's Arrow result as the SQL view shows it: the first rows as text, the whole count, a bar
- * chart of the first numeric column, and where each row points on the timeline.
+ * chart of the first numeric column (two rows or more), and where each row points on the timeline.
  *
  * A row links to the timeline by its columns' names: `event` (a row of the page's events table,
  * as every event view gives it) selects that event; `start` (ms since the recording's start) with
@@ -68,7 +68,8 @@ export function toResult(table: Table, ms: number, shown = SHOWN_ROWS, bars = CH
       if (value === null) continue;
       out.push({ label: labelCol >= 0 ? (text(vectors[labelCol].get(r), fields[labelCol].type) ?? '∅') : String(r + 1), value });
     }
-    chart = out.length ? { column: fields[valueCol].name, label: labelCol >= 0 ? fields[labelCol].name : null, bars: out } : null;
+    // One bar says nothing a cell does not.
+    chart = out.length > 1 ? { column: fields[valueCol].name, label: labelCol >= 0 ? fields[labelCol].name : null, bars: out } : null;
   }
 
   const col = (name: string) => fields.findIndex((f) => f.name === name);

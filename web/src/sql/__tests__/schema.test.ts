@@ -43,14 +43,14 @@ async function rows(db: SqlDb, sql: string): Promise<Record<string, unknown>[]> 
 let db: SqlDb;
 beforeAll(async () => {
   db = await nodeSqlDb();
-});
+}, 120_000);
 
 describe.each(['example.jfr', 'ap-alloc-lock.jfr', 'jdk17-multichunk.jfr'])('%s as SQL', (file) => {
   let profile: Profile;
   beforeAll(async () => {
     profile = decodeInNode(readFileSync(resolve(root, 'fixtures', file)));
     await registerProfile(db, profile);
-  });
+  }, 120_000);
 
   it('has one view per decoded type whose rows equal the JDK’s count of that type', async () => {
     const counts = jdkCounts(file);
