@@ -238,8 +238,9 @@ try {
   goal('file chosen → view shown (in the page; Playwright total in brackets)', `${median(inPage).toFixed(2)} s [${median(secs).toFixed(2)} s; runs ${range(inPage)} s]`, '< 2 s', median(inPage) < 2);
   goal('peak memory beyond the file', `${median(beyond).toFixed(2)}× the file [${range(beyond)}]`, '≤ 1×', median(beyond) <= 1);
   const viewGoals = (v, type) => {
+    // Judged from 1 M events (100 ms) and from 10 M (the 150 ms goal for 15 M interval events).
     const events = Number(String(v.n).replace(/,/g, ''));
-    goal(`filter keystroke → flame graph redrawn (${type}, ${v.n} events)`, `median ${v.keyMedian.toFixed(0)} ms, max ${v.keyMax.toFixed(0)} ms`, '< 100 ms at 1 M samples; < 150 ms on 15 M interval events', events >= 1e6 ? v.keyMedian < 100 : undefined);
+    goal(`filter keystroke → flame graph redrawn (${type}, ${v.n} events)`, `median ${v.keyMedian.toFixed(0)} ms, max ${v.keyMax.toFixed(0)} ms`, '< 100 ms at 1 M samples; < 150 ms on 15 M interval events', events >= 1e7 ? v.keyMedian < 150 : events >= 1e6 ? v.keyMedian < 100 : undefined);
     if (v.frameP95 !== undefined) goal(`zoom/pan frame p95 (${type})`, `${v.frameP95.toFixed(1)} ms (two-frame step p95 ${v.stepP95.toFixed(1)} ms)`, '< 16 ms of work per frame: no frame missed at 60 fps, so intervals stay at 16.7 ms (p95 < 25 ms)', v.frameP95 < 25);
   };
   const shownType = await page.getByLabel('Event').evaluate((s) => s.value);
