@@ -4,27 +4,13 @@
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test golden` regenerates fixtures/expected/ first (needs a JDK).
 
-use flate2::read::GzDecoder;
+mod common;
+
+use common::{read, recordings_in, root};
 use jfrscope_parser::collapse::{collapse, Weight};
 use jfrscope_parser::{parse, ErrorKind, EventKind, Options, Recording};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn read(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).unwrap();
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        GzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
-        out
-    } else {
-        raw
-    }
-}
 
 fn read_text(path: &Path) -> Option<String> {
     if !path.exists() {
@@ -256,19 +242,6 @@ fn run_dir(files: Vec<PathBuf>, expected: &Path) {
     }
     assert!(checked > 0, "no recordings found");
     assert!(bad.is_empty(), "{} of {checked} recording(s) differ from the JDK:\n{}", bad.len(), bad.join("\n"));
-}
-
-fn recordings_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.to_string_lossy();
-            (n.ends_with(".jfr") || n.ends_with(".jfr.gz")) && !n.ends_with("invalid.jfr")
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

@@ -5,39 +5,12 @@
 //! type of every recording in ../shared/corpus; and, for the types the events table holds, the
 //! same offsets, start times, threads and stack rows as that table.
 
-use flate2::read::GzDecoder;
+mod common;
+
+use common::{read, recordings_in, root};
 use jfrscope_parser::{parse, type_table, ColumnData, Options, Recording, TypeTable};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn read(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).unwrap();
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        GzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
-        out
-    } else {
-        raw
-    }
-}
-
-fn recordings_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.to_string_lossy();
-            (n.ends_with(".jfr") || n.ends_with(".jfr.gz")) && !n.ends_with("invalid.jfr")
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 fn counts(path: &Path) -> BTreeMap<String, u64> {
     std::fs::read_to_string(path)

@@ -2,7 +2,7 @@
  * Columns → `Profile`: Arrow tables (strings dictionary-encoded against the one string table)
  * and typed-array views of the same buffers for profile-logic.
  */
-import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector } from 'apache-arrow';
+import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector, type Data } from 'apache-arrow';
 import { STACK_LOST, type Profile, type RecordingInfo } from '../columns/profile';
 import { decodable, type PartColumns } from './parts';
 
@@ -11,10 +11,10 @@ function i32(a: Uint32Array | Int32Array): Int32Array {
 }
 
 /**
- * The string table as an Arrow Utf8 vector, built from its offsets and bytes directly (Arrow's
- * builders compile validity checks with `Function`, which the page's CSP forbids).
+ * Strings as an Arrow Utf8 column, built from its offsets and bytes directly (Arrow's builders
+ * compile validity checks with `Function`, which the page's CSP forbids).
  */
-function utf8Vector(strings: string[]) {
+export function utf8Data(strings: string[]): Data<Utf8> {
   const enc = new TextEncoder();
   const parts = strings.map((s) => enc.encode(s));
   const valueOffsets = new Int32Array(strings.length + 1);
@@ -25,12 +25,12 @@ function utf8Vector(strings: string[]) {
   });
   const data = new Uint8Array(total);
   parts.forEach((p, i) => data.set(p, valueOffsets[i]));
-  return makeVector(makeData({ type: new Utf8(), length: strings.length, nullCount: 0, valueOffsets, data }));
+  return makeData({ type: new Utf8(), length: strings.length, nullCount: 0, valueOffsets, data });
 }
 
 /** `loaded`: the types whose rows are in `c` (a lazy load); every decodable type when absent. */
 export function toProfile(c: PartColumns, originMs: number, fileSize: number, loaded?: Set<string>): Profile {
-  const dictionary = utf8Vector(c.strings);
+  const dictionary = makeVector(utf8Data(c.strings));
   // One dictionary type (one id) shared by every string column: they index the same table.
   const dictType = new Dictionary(new Utf8(), new Int32(), 0);
   // -1 ("none") is null in Arrow: a validity bitmap marks it, the key itself stays -1.

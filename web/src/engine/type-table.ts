@@ -10,6 +10,7 @@
 import { Bool, Dictionary, Field, Float64, Int32, Int64, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
 import { UNIT_KEY, type TypeTableError } from '../columns/type-table';
 import type { GroupSource } from './parts';
+import { utf8Data } from './tables';
 
 /** A column's kind as the wasm bridge hands it over (wasm/src/lib.rs, `TableReader`). */
 export type PartKind = 'int' | 'float' | 'bool' | 'string' | 'time' | 'span' | 'offset' | 'stack';
@@ -122,20 +123,6 @@ function bits(valid: (i: number) => boolean, n: number): { bitmap: Uint8Array; n
     else nulls++;
   }
   return { bitmap, nulls };
-}
-
-function utf8Data(strings: string[]): Data<Utf8> {
-  const enc = new TextEncoder();
-  const parts = strings.map((s) => enc.encode(s));
-  const valueOffsets = new Int32Array(strings.length + 1);
-  let total = 0;
-  parts.forEach((p, i) => {
-    total += p.length;
-    valueOffsets[i + 1] = total;
-  });
-  const data = new Uint8Array(total);
-  parts.forEach((p, i) => data.set(p, valueOffsets[i]));
-  return makeData({ type: new Utf8(), length: strings.length, nullCount: 0, valueOffsets, data });
 }
 
 /**
