@@ -22,6 +22,7 @@ import { otherNeeded, useOtherRecording } from './useOtherRecording';
 import { useRecording } from './useRecording';
 import { useUrlSync } from './useUrlSync';
 import { Workspace } from './Workspace';
+import { FilePicker } from '../components/FilePicker';
 
 export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
@@ -80,19 +81,7 @@ export function App() {
     <div className={`app${dragOver ? ' drag-over' : ''}`}>
       <header className="top">
         <h1>jfrscope</h1>
-        <label className="button">
-          Open recording
-          <input
-            type="file"
-            aria-label="Open recording"
-            accept=".jfr,.gz,application/octet-stream"
-            onChange={(e) => {
-              const f = e.currentTarget.files?.[0];
-              if (f) openFile(f);
-              e.currentTarget.value = '';
-            }}
-          />
-        </label>
+        <FilePicker label="Open recording" onFile={openFile} />
         <button type="button" onClick={() => openUrl(exampleUrl, 'example.jfr', false)}>
           Open example
         </button>

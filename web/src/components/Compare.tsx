@@ -13,6 +13,7 @@ import type { OtherIntents, OtherValues, ViewIntents, ViewValues } from './inten
 import { FlameGraph } from './FlameGraph';
 import { Segmented } from './Tables';
 import { RowCap } from './RowCap';
+import { FilePicker } from './FilePicker';
 
 interface Props {
   comparison: Comparison | null;
@@ -52,19 +53,7 @@ export function CompareView(props: Props) {
 function OtherBar({ other, on }: { other: OtherValues; on: OtherIntents }) {
   return (
     <div className="view-bar other-bar" aria-label="Other recording">
-      <label className="button">
-        Compare with another recording
-        <input
-          type="file"
-          aria-label="Compare with another recording"
-          accept=".jfr,.gz,application/octet-stream"
-          onChange={(e) => {
-            const f = e.currentTarget.files?.[0];
-            if (f) on.onOpenOther(f);
-            e.currentTarget.value = '';
-          }}
-        />
-      </label>
+      <FilePicker label="Compare with another recording" onFile={on.onOpenOther} />
       {other.name !== null && (
         <>
           <span className="file-name" title="The baseline: this recording's selection is compared with it">

@@ -5,6 +5,7 @@
  */
 import { formatBytes, formatCount } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
+import { FilePicker } from './FilePicker';
 
 /** What names a recording file: its name, size, fingerprint (`<size>-<hash>`) and start. */
 export interface FileFacts {
@@ -42,24 +43,6 @@ interface Props {
   onConfirm: () => void;
 }
 
-function Picker({ label, onFile }: { label: string; onFile: (f: File) => void }) {
-  return (
-    <label className="button primary">
-      {label}
-      <input
-        type="file"
-        aria-label={label}
-        accept=".jfr,.gz,application/octet-stream"
-        onChange={(e) => {
-          const f = e.currentTarget.files?.[0];
-          if (f) onFile(f);
-          e.currentTarget.value = '';
-        }}
-      />
-    </label>
-  );
-}
-
 export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
   if (got) {
     return (
@@ -72,7 +55,7 @@ export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
           <button type="button" className="primary" onClick={onConfirm}>
             Open {got.name ? visibleName(got.name) : 'it'} anyway, with the link’s view
           </button>
-          <Picker label="Choose another file" onFile={onFile} />
+          <FilePicker primary label="Choose another file" onFile={onFile} />
         </div>
       </section>
     );
@@ -95,7 +78,7 @@ export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
         <dd className="pre">{want.fingerprint}</dd>
       </dl>
       <div className="linked-file-actions">
-        <Picker label={`Choose ${want.name ? visibleName(want.name) : 'the recording'}…`} onFile={onFile} />
+        <FilePicker primary label={`Choose ${want.name ? visibleName(want.name) : 'the recording'}…`} onFile={onFile} />
         <span className="hint">or drop it anywhere on this page</span>
       </div>
     </section>
