@@ -416,7 +416,11 @@ impl TypeTable {
     /// `rec`'s dictionaries (the stack column indexes `rec.stacks`).
     pub fn add_chunk(&mut self, chunk: &Chunk<'_>, rec: &mut Recording) {
         let md = &chunk.md;
-        let Some(class) = md.classes.iter().position(|c| c.is_event() && c.name == self.type_name) else { return };
+        // The class the events' type id reads as, as the parser reads them: where a metadata
+        // gives one id to two classes, the later one.
+        let Some(class) = md.classes.iter().enumerate().position(|(i, c)| c.is_event() && c.name == self.type_name && md.class_index(c.id) == Some(i)) else {
+            return;
+        };
         let type_id = md.classes[class].id;
         let mut w = Walk::new(chunk, self.origin_nanos);
         w.declare(self, class);
