@@ -7,9 +7,12 @@
 //   npm run build && node bench/browser.mjs [FILE]
 //   RUNS=n opens; TYPES=a,b to measure those types' views too; PORT=p for the static server
 //   (default 4190); FILTER=a,b the two frame names typed into the stack filter (default: two
-//   names from the opened type's flame graph).
+//   names from the opened type's flame graph); PEER=speedscope to end with speedscope opening the
+//   same file (bench/speedscope.mjs, served on PORT+1) and the ratio of its time and memory to
+//   jfrscope's (PEER_SHOT=file.png for its screenshot, default bench/.cache/).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const file = process.argv[2] ?? 'fixtures/large/large.jfr';
@@ -243,17 +246,17 @@ try {
     goal(`filter keystroke → flame graph redrawn (${type}, ${v.n} events)`, `median ${v.keyMedian.toFixed(0)} ms, max ${v.keyMax.toFixed(0)} ms`, '< 100 ms at 1 M samples; < 150 ms on 15 M interval events', events >= 1e7 ? v.keyMedian < 150 : events >= 1e6 ? v.keyMedian < 100 : undefined);
     if (v.frameP95 !== undefined) goal(`zoom/pan frame p95 (${type})`, `${v.frameP95.toFixed(1)} ms (two-frame step p95 ${v.stepP95.toFixed(1)} ms)`, '< 16 ms of work per frame: no frame missed at 60 fps, so intervals stay at 16.7 ms (p95 < 25 ms)', v.frameP95 < 25);
   };
-  const shownType = await page.getByLabel('Event').evaluate((s) => s.value);
+  const shownType = await page.getByLabel('Event', { exact: true }).evaluate((s) => s.value);
   viewGoals(await measureView(page, status), shownType);
   // TYPES=a,b: the same measures on other (decoded) types, e.g. TYPES=jdk.ThreadPark.
   for (const name of (process.env.TYPES ?? '').split(',').filter(Boolean)) {
-    await page.getByLabel('Event').selectOption(name);
+    await page.getByLabel('Event', { exact: true }).selectOption(name);
     await page.getByRole('status').filter({ hasNotText: 'Decoding' }).filter({ hasText: 'selected' }).waitFor({ timeout: 600_000 });
     const s = await page.getByRole('status').textContent();
     console.log(`  ${s}`);
     viewGoals(await measureView(page, s), name);
   }
-  await page.getByLabel('Event').selectOption({ index: 0 });
+  await page.getByLabel('Event', { exact: true }).selectOption({ index: 0 });
 
   // The largest deferred type, decoded when picked.
   const deferred = await page.evaluate(() =>
@@ -264,7 +267,7 @@ try {
     peakRss = browserPid ? chromiumRss(browserPid) : 0;
     const before = peakRss;
     const t2 = performance.now();
-    await page.getByLabel('Event').selectOption(name);
+    await page.getByLabel('Event', { exact: true }).selectOption(name);
     await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
     await page.getByRole('status').filter({ hasNotText: 'Decoding' }).waitFor({ timeout: 600_000 });
     const secs = (performance.now() - t2) / 1000;
@@ -288,6 +291,34 @@ try {
   console.log(`goals (${file}; figures are medians of ${runs} open(s) where so marked, the views measured once):`);
   const w = Math.max(...goals.map((g) => g[0].length));
   for (const [what, figure, target, ok] of goals) console.log(`  ${what.padEnd(w)}  ${figure}  goal ${target}${ok ? `  ${ok}` : ''}`);
+
+  // PEER=speedscope: speedscope opening the same file in this browser (bench/speedscope.mjs), beside
+  // jfrscope's median open, both timed from the file given to the view shown, as a ratio.
+  if (process.env.PEER === 'speedscope') {
+    await page.close();
+    const { openSpeedscope, speedscopeVersion } = await import('./speedscope.mjs');
+    const memory = { reset: () => (peakRss = browserPid ? chromiumRss(browserPid) : 0), peak: () => peakRss };
+    const s = await openSpeedscope({ browser, port: port + 1, file, memory });
+    const shot = process.env.PEER_SHOT ?? `bench/.cache/speedscope-${file.split('/').pop()}.png`;
+    mkdirSync(dirname(shot), { recursive: true });
+    await s.page.screenshot({ path: shot });
+    await s.page.close();
+    const ours = median(secs);
+    const ourMem = median(opens.map((o) => o.grown));
+    console.log(`peer: speedscope ${speedscopeVersion()} (npm, its JFR import), the same file in the same browser, 1 open; screenshot ${shot}`);
+    if (s.error) {
+      console.log(`  speedscope could not show ${file} after ${s.secs.toFixed(2)} s: ${s.error}; peak memory +${(s.grown / 1e6).toFixed(0)} MB`);
+    } else {
+      console.log(
+        `  speedscope: file given → flame chart shown ${s.secs.toFixed(2)} s (its own "import" timer ${s.importMs !== undefined ? `${(s.importMs / 1000).toFixed(2)} s` : 'not printed'}, as ${s.format ?? '?'});` +
+          ` peak memory of all Chromium processes +${(s.grown / 1e6).toFixed(0)} MB (${((s.grown - mb * 1e6) / (mb * 1e6)).toFixed(2)}× the file beyond it)`,
+      );
+      console.log(
+        `  speedscope / jfrscope = ${(s.secs / ours).toFixed(1)}× the time (${s.secs.toFixed(2)} s / ${ours.toFixed(2)} s, file given → view shown, jfrscope's median),` +
+          ` ${(s.grown / ourMem).toFixed(1)}× the peak memory (+${(s.grown / 1e6).toFixed(0)} MB / +${(ourMem / 1e6).toFixed(0)} MB)`,
+      );
+    }
+  }
 } finally {
   rssOn = false;
   await rssSampler;
