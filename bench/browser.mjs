@@ -21,7 +21,7 @@ const server = spawn('node', ['e2e/static-server.mjs', 'dist', String(port), '/'
 await new Promise((r) => setTimeout(r, 500));
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info', '--jfrscope-bench'],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info', `--jfrscope-bench=${process.pid}`],
 });
 /** Resident memory of the browser and all its descendants (renderers, workers live in them). */
 function chromiumRss(root, byType) {
@@ -53,18 +53,20 @@ function chromiumRss(root, byType) {
   }
   return rss;
 }
-// The browser process: the one started with this bench's marker flag (Chromium ignores it).
+// The browser process: the one started with this run's marker flag (Chromium ignores it; the
+// bench's own pid in it, so another bench running at the same time is not measured instead).
 const browserPid = readdirSync('/proc')
   .filter((d) => /^\d+$/.test(d))
   .map(Number)
   .find((pid) => {
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return cmd.includes('--jfrscope-bench') && !cmd.includes('--type=');
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return cmd.includes(`--jfrscope-bench=${process.pid}`) && !cmd.some((a) => a.startsWith('--type='));
     } catch {
       return false;
     }
   });
+if (!browserPid) console.warn('bench: the browser process was not found: memory is not measured');
 let peakRss = 0;
 let peakByType = {};
 let rssOn = true;
