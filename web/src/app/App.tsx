@@ -28,13 +28,13 @@ export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
   const [state, dispatch] = useReducer(reducer, initial.state);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
-  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote, wanted, held, confirmHeld } = useRecording(
+  const { loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld } = useRecording(
     initial.extras,
     [...initial.notices, ...otherNeeded(initial.extras)],
     state.eventType,
     () => setSelectedEvent(null),
   );
-  const dragOver = useDropTarget(openFile);
+  const dragOver = useDropTarget(openFiles, fail);
   // The other recording a comparison is made against, beside this one (the Compare view opens it).
   const addNotice = useCallback((n: string) => setNotices((ns) => [...ns, n]), [setNotices]);
   const { other, openOther, clearOther } = useOtherRecording(initial.extras, state.eventType, addNotice);
@@ -81,7 +81,8 @@ export function App() {
     <div className={`app${dragOver ? ' drag-over' : ''}`}>
       <header className="top">
         <h1>jfrscope</h1>
-        <FilePicker label="Open recording" onFile={openFile} />
+        <FilePicker label="Open recording" onFiles={openFiles} multiple />
+        <FilePicker label="Open folder" onFiles={openFiles} folder />
         <button type="button" onClick={() => openUrl(exampleUrl, 'example.jfr', false)}>
           Open example
         </button>
@@ -118,9 +119,9 @@ export function App() {
       )}
       {remote && <RemoteRecording host={remote.host} href={remote.href} onCancel={dismissRemote} />}
       {held ? (
-        <LinkedFile want={held.want} got={held.got} onFile={openFile} onConfirm={confirmHeld} />
+        <LinkedFile want={held.want} got={held.got} onFiles={openFiles} onConfirm={confirmHeld} />
       ) : (
-        wanted && !loaded && !progress && <LinkedFile want={wanted} got={null} onFile={openFile} onConfirm={confirmHeld} />
+        wanted && !loaded && !progress && <LinkedFile want={wanted} got={null} onFiles={openFiles} onConfirm={confirmHeld} />
       )}
       {loaded ? (
         <Workspace

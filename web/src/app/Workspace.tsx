@@ -611,7 +611,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                 />
               </Suspense>
             )}
-            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}
+            {state.view === 'recording' && <RecordingPanel profile={profile} fileName={loaded.name} sources={loaded.sources} onOpenTable={(name) => set({ view: 'events', tableType: name })} />}
           </div>
         </div>
         {selectedEvent !== null && selectedEvent < profile.events.length && (

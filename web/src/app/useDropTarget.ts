@@ -1,7 +1,30 @@
-/** Drop a file anywhere on the page: whether one is being dragged over it, and the file when dropped. */
+/**
+ * Drop files or folders anywhere on the page: whether something is being dragged over it, and
+ * the files when dropped. A folder (a JVM's JFR repository) is walked for every file inside it,
+ * each named by its path in the folder.
+ */
 import { useEffect, useState } from 'react';
 
-export function useDropTarget(onFile: (f: File) => void): boolean {
+/** Every file under a dropped entry (directories read a batch at a time until empty). */
+async function filesUnder(entry: FileSystemEntry): Promise<File[]> {
+  if (entry.isFile) {
+    const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
+    const path = entry.fullPath.replace(/^\//, '');
+    // A File over the same bytes (Chromium does not copy them), named by its path in the folder.
+    return [path && path !== file.name ? new File([file], path, { type: file.type, lastModified: file.lastModified }) : file];
+  }
+  if (!entry.isDirectory) return [];
+  const reader = (entry as FileSystemDirectoryEntry).createReader();
+  const out: File[] = [];
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+    if (batch.length === 0) break;
+    for (const e of batch) if (!e.name.startsWith('.')) out.push(...(await filesUnder(e)));
+  }
+  return out;
+}
+
+export function useDropTarget(onFiles: (f: File[]) => void, onError: (message: string) => void): boolean {
   const [dragOver, setDragOver] = useState(false);
   useEffect(() => {
     const over = (e: DragEvent) => {
@@ -14,8 +37,22 @@ export function useDropTarget(onFile: (f: File) => void): boolean {
     const drop = (e: DragEvent) => {
       e.preventDefault();
       setDragOver(false);
-      const f = e.dataTransfer?.files?.[0];
-      if (f) onFile(f);
+      const dt = e.dataTransfer;
+      if (!dt) return;
+      // Entries must be taken while the drop event runs; they are read afterwards.
+      const entries = [...dt.items].filter((i) => i.kind === 'file').map((i) => i.webkitGetAsEntry?.() ?? null);
+      const files = [...dt.files];
+      if (!entries.some((x) => x?.isDirectory)) {
+        if (files.length) onFiles(files);
+        return;
+      }
+      Promise.all(entries.map((x) => (x ? filesUnder(x) : Promise.resolve([]))))
+        .then((lists) => {
+          const all = lists.flat();
+          if (all.length) onFiles(all);
+          else onError('The folder dropped holds no files.');
+        })
+        .catch((err: unknown) => onError(`The folder dropped could not be read: ${err instanceof Error ? err.message : String(err)}`));
     };
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
@@ -25,6 +62,6 @@ export function useDropTarget(onFile: (f: File) => void): boolean {
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
     };
-  }, [onFile]);
+  }, [onFiles, onError]);
   return dragOver;
 }

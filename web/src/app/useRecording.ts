@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
-import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, warmUp, type LoadHandle } from '../engine';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, recordingSources, warmUp, type LoadHandle, type RecordingSources } from '../engine';
 import { damageReport } from '../profile-logic/damage';
 import { fingerprint } from './fingerprint';
 import { useDeferredTypes } from './useDeferredTypes';
@@ -20,6 +20,8 @@ export interface Loaded {
   name: string;
   fingerprint: string;
   url?: string;
+  /** The files it was read from, when several (a folder, chunk files), and those left out. */
+  sources?: RecordingSources;
   /** Deferred types that could not be decoded (past the page's row limit), and why. */
   failed?: Record<string, string>;
 }
@@ -28,6 +30,33 @@ export interface Loaded {
 export interface RemoteRecording {
   href: string;
   host: string;
+}
+
+/** Files named in a message: the first few, then how many more. */
+function someNames(names: string[], most = 8): string {
+  return names.length <= most ? names.join(', ') : `${names.slice(0, most).join(', ')} and ${names.length - most} more`;
+}
+
+/**
+ * What several files opened as one are called: their folder's name when they share one (a
+ * picked or dropped folder), else the first file's and how many others.
+ */
+export function recordingName(files: File[]): string {
+  const paths = files.map((f) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
+  if (paths.length === 1) return files[0].name;
+  const top = paths.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : null));
+  if (top[0] && top.every((t) => t === top[0])) return `${top[0]}/`;
+  const sorted = [...paths].sort();
+  return `${sorted[0]} and ${sorted.length - 1} more`;
+}
+
+/** "repo/ (24 files, 30 chunks)": a recording read from several files, as the header names it. */
+function sourcesName(name: string, s: RecordingSources | null): string {
+  if (!s || (s.files.length === 1 && s.skipped.length === 0)) return name;
+  const chunks = s.files.reduce((a, f) => a + f.chunks, 0);
+  // Not a folder: named by the first file that opened (in time order).
+  if (!name.endsWith('/') && s.files.length > 1) name = `${s.files[0].name} and ${s.files.length - 1} more`;
+  return `${name} (${s.files.length} file${s.files.length === 1 ? '' : 's'}, ${chunks} chunk${chunks === 1 ? '' : 's'})`;
 }
 
 export interface Progress {
@@ -107,15 +136,25 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         const fp = ends ? await fingerprint(ends.size, ends.head, ends.tail) : '';
         if (handle.current !== h) return closeRecording(profile);
         setProgress(null);
+        const src = recordingSources(profile);
+        const several = src && (src.files.length > 1 || src.skipped.length > 0) ? src : undefined;
+        name = sourcesName(name, src);
+        if (src?.skipped.length) {
+          const left = src.skipped.map((x) => `${x.name} (${x.why})`);
+          setNotices((n) => [
+            ...n,
+            `Left out ${src.skipped.length} file${src.skipped.length === 1 ? '' : 's'} that ${src.skipped.length === 1 ? 'is' : 'are'} not a recording: ${someNames(left)}. The other ${src.files.length} opened as one recording.`,
+          ]);
+        }
         const want = wantedRef.current;
         if (want && fp && want.fingerprint !== fp && !url) {
           // Another file than the link's: both named, the view applied only if the user says so.
-          setHeld({ loaded: { profile, name, fingerprint: fp, url }, got: { name, fingerprint: fp, startMs: profile.info.startMs }, want });
+          setHeld({ loaded: { profile, name, fingerprint: fp, url, sources: several }, got: { name, fingerprint: fp, startMs: profile.info.startMs }, want });
           return;
         }
         if (loadedRef.current) closeRecording(loadedRef.current.profile);
         setWanted(null);
-        setLoaded({ profile, name, fingerprint: fp, url });
+        setLoaded({ profile, name, fingerprint: fp, url, sources: several });
         if (profile.info.errors.length) {
           setError(`The recording is damaged; showing what could be read. ${damageReport(profile.info).join(' ')}`);
         }
@@ -132,10 +171,16 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     );
   }, []);
 
-  const openFile = useCallback(
-    (f: File) => open(() => loadRecording(f, f.name, (done, total) => setProgress({ done, total }), want()), f.name),
+  /** One recording file, or several (a folder, chunk files) read as one recording in time order. */
+  const openFiles = useCallback(
+    (files: File[]) => {
+      if (files.length === 0) return;
+      const name = recordingName(files);
+      open(() => loadRecording(files.length === 1 ? files[0] : files, name, (done, total) => setProgress({ done, total }), want()), name);
+    },
     [open],
   );
+  const fail = useCallback((message: string) => setError(message), []);
   const openUrl = useCallback(
     (url: string, name: string, share = true) =>
       open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want()), name, share ? url : undefined),
@@ -160,9 +205,9 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   useEffect(() => {
     const lq = (window as unknown as { launchQueue?: { setConsumer(f: (p: { files: { getFile(): Promise<File> }[] }) => void): void } }).launchQueue;
     lq?.setConsumer(async (params) => {
-      if (params.files.length) openFile(await params.files[0].getFile());
+      if (params.files.length) openFiles(await Promise.all(params.files.map((f) => f.getFile())));
     });
-  }, [openFile]);
+  }, [openFiles]);
 
   // Types whose rows were deferred (too many for the first round) are decoded when one is picked
   // or when the timeline's "Decode" asks for them.
@@ -191,5 +236,5 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     }
   }, []);
 
-  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFile, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
+  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
 }

@@ -53,7 +53,7 @@ export function CompareView(props: Props) {
 function OtherBar({ other, on }: { other: OtherValues; on: OtherIntents }) {
   return (
     <div className="view-bar other-bar" aria-label="Other recording">
-      <FilePicker label="Compare with another recording" onFile={on.onOpenOther} />
+      <FilePicker label="Compare with another recording" onFiles={(files) => on.onOpenOther(files[0])} />
       {other.name !== null && (
         <>
           <span className="file-name" title="The baseline: this recording's selection is compared with it">

@@ -38,12 +38,12 @@ interface Props {
   want: FileFacts;
   /** A file opened that is not it, decoded and held back; null until one is. */
   got: FileFacts | null;
-  onFile: (f: File) => void;
+  onFiles: (files: File[]) => void;
   /** Show the file given anyway, with the link's view. */
   onConfirm: () => void;
 }
 
-export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
+export function LinkedFile({ want, got, onFiles, onConfirm }: Props) {
   if (got) {
     return (
       <section className="linked-file wrong" role="alertdialog" aria-modal="false" aria-labelledby="linked-file-wrong" aria-describedby="linked-file-why">
@@ -55,7 +55,8 @@ export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
           <button type="button" className="primary" onClick={onConfirm}>
             Open {got.name ? visibleName(got.name) : 'it'} anyway, with the link’s view
           </button>
-          <FilePicker primary label="Choose another file" onFile={onFile} />
+          <FilePicker primary label="Choose another file" onFiles={onFiles} multiple />
+          <FilePicker label="Choose another folder" onFiles={onFiles} folder />
         </div>
       </section>
     );
@@ -78,7 +79,8 @@ export function LinkedFile({ want, got, onFile, onConfirm }: Props) {
         <dd className="pre">{want.fingerprint}</dd>
       </dl>
       <div className="linked-file-actions">
-        <FilePicker primary label={`Choose ${want.name ? visibleName(want.name) : 'the recording'}…`} onFile={onFile} />
+        <FilePicker primary label={`Choose ${want.name ? visibleName(want.name) : 'the recording'}…`} onFiles={onFiles} multiple />
+        <FilePicker label="Choose a folder…" onFiles={onFiles} folder />
         <span className="hint">or drop it anywhere on this page</span>
       </div>
     </section>

@@ -119,7 +119,58 @@ function EventCounts({ profile, onOpenTable }: { profile: Profile; onOpenTable: 
   );
 }
 
-export function RecordingPanel({ profile, fileName, onOpenTable }: { profile: Profile; fileName: string; onOpenTable: (type: string) => void }) {
+/** The files a recording was read from when several (a folder, chunk files), and those left out. */
+export interface SourceFiles {
+  files: { name: string; size: number; chunks: number }[];
+  skipped: { name: string; why: string }[];
+}
+
+function Files({ sources }: { sources: SourceFiles }) {
+  return (
+    <dd>
+      {formatCount(sources.files.length)} files read as one recording, in time order
+      {sources.skipped.length > 0 && `; ${formatCount(sources.skipped.length)} left out`}
+      <div style={{ maxHeight: 240, overflow: 'auto' }}>
+        <table className="grid" aria-label="Files">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th className="num">Size</th>
+              <th className="num">Chunks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sources.files.map((f, k) => (
+              <tr key={k}>
+                <td className="name">{visibleName(f.name)}</td>
+                <td className="num">{formatBytes(f.size)}</td>
+                <td className="num">{formatCount(f.chunks)}</td>
+              </tr>
+            ))}
+            {sources.skipped.map((f, k) => (
+              <tr key={`s${k}`}>
+                <td className="name">{visibleName(f.name)}</td>
+                <td colSpan={2}>left out: {visibleText(f.why)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </dd>
+  );
+}
+
+export function RecordingPanel({
+  profile,
+  fileName,
+  sources,
+  onOpenTable,
+}: {
+  profile: Profile;
+  fileName: string;
+  sources?: SourceFiles;
+  onOpenTable: (type: string) => void;
+}) {
   const i = profile.info;
   const damage = useMemo(() => (i.errors.length > 0 ? damageReport(i) : []), [i]);
   const perChunk = useMemo(() => rowsPerChunk(profile), [profile]);
@@ -154,6 +205,12 @@ export function RecordingPanel({ profile, fileName, onOpenTable }: { profile: Pr
         <dd>
           {fileName} ({formatBytes(i.fileSize)})
         </dd>
+        {sources && (
+          <>
+            <dt>Files</dt>
+            <Files sources={sources} />
+          </>
+        )}
         <dt>Start</dt>
         <dd>{new Date(i.startMs).toISOString()}</dd>
         <dt>Duration</dt>

@@ -3,6 +3,9 @@
  *
  *   File ─ chunk headers read through Blob slices ─ partition by chunk ─ N workers, each given
  *     its slice of the file, which it reads a chunk at a time in each pass (N ≤ hardwareConcurrency)
+ *   Files (a repository folder, chunk files) ─ each one's chunk headers ─ every chunk in time
+ *     order (layout.joinLayouts) ─ one Blob of their slices (concatenated lazily, never read
+ *     here) ─ as a File; files that are not recordings are named and left out
  *   URL, .gz or bytes ─ bytes (DecompressionStream for .gz) ─ chunkLayout ─ partition ─ each
  *     worker gets its slice, transferred
  *   then a lazy load (session.ts): count pass, rows of what fits, merged; the rest on demand.
@@ -15,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile } from '../columns/profile';
 import type { Description, PartColumns } from './parts';
-import { chunkHeaderAt, chunkLayout, partition, type ChunkSpan } from './layout';
+import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder } from './session';
 import { parseEventFields } from './fields';
@@ -27,17 +30,32 @@ export interface LoadHandle {
 }
 
 /**
- * The largest recording the page opens. Its workers hold all its bytes while it opens (read once
- * for two passes), fetched and gunzipped recordings hold them for good, and one JS ArrayBuffer
- * (a gunzipped file, a fetch) is capped near this size in Chromium.
+ * The largest recording held as bytes in memory (fetched or gunzipped): one JS ArrayBuffer is
+ * capped near this size in Chromium. A File of any size opens: its workers read it a chunk at a
+ * time.
  */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Bytes of a File the workers keep (all of them together) between the count pass and the first
+ * rows round, so those chunks are not read twice; the rest is read again from the disk.
+ */
+export const HELD_BYTES = 1024 ** 3;
+
+/** The files a recording was read from, and those left out (not recordings) with why. */
+export interface RecordingSources {
+  files: { name: string; size: number; chunks: number }[];
+  skipped: { name: string; why: string }[];
+  /** Where each file's bytes lie in the recording's offsets (one file: the whole of it at 0). */
+  pieces: Piece[];
+}
 
 /** What stays of an open recording: its workers, and the file's size and ends (its fingerprint). */
 interface Open {
   session: Session;
   groups: WorkerGroup[];
   ends: FileEnds;
+  sources: RecordingSources;
 }
 
 export interface FileEnds {
@@ -51,6 +69,18 @@ const opened = new WeakMap<Profile, Open>();
 /** The decoded file's size, first and last 256 KiB (for its fingerprint), while it is open. */
 export function fileEnds(profile: Profile): FileEnds | null {
   return opened.get(profile)?.ends ?? null;
+}
+
+/** The files the recording was read from (several for a folder or a list of chunk files). */
+export function recordingSources(profile: Profile): RecordingSources | null {
+  return opened.get(profile)?.sources ?? null;
+}
+
+/** The file and offset in it of an event's offset (events.offset), or null. */
+export function eventFile(profile: Profile, offset: number): { name: string; offset: number } | null {
+  const s = opened.get(profile)?.sources;
+  const at = s ? locate(s.pieces, offset) : null;
+  return s && at ? { name: s.files[at.file].name, offset: at.offset } : null;
 }
 
 function newWorker(): Worker {
@@ -76,9 +106,8 @@ export class CancelledError extends Error {
 function tooLarge(size: number): Error {
   const gb = (size / 1024 ** 3).toFixed(1);
   return new Error(
-    `This recording is ${gb} GiB; the browser can decode at most ${MAX_FILE_BYTES / 1024 ** 3} GiB ` +
-      '(it holds the whole recording in memory while it opens it). Use the jfrscope command-line tool instead: `jfrscope summary FILE` or ' +
-      '`jfrscope collapse FILE --event jdk.ExecutionSample`.',
+    `This recording is over ${gb} GiB; a fetched recording is held in memory, at most ${MAX_FILE_BYTES / 1024 ** 3} GiB. ` +
+      'Download it and open the file from the disk (a file of any size opens), or use the jfrscope command-line tool: `jfrscope summary FILE`.',
   );
 }
 
@@ -185,6 +214,8 @@ class WorkerGroup implements GroupDecoder {
     private readonly worker: Worker,
     readonly size: number,
     readonly spans: ChunkSpan[],
+    /** Bytes of its chunks the worker keeps from the count pass for the first round. */
+    private readonly hold = Infinity,
   ) {
     worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
       const m = e.data;
@@ -212,7 +243,7 @@ class WorkerGroup implements GroupDecoder {
   }
 
   async count(onProgress: (done: number) => void): Promise<Description> {
-    const m = await this.ask({ kind: 'count', id: this.next++ }, onProgress);
+    const m = await this.ask({ kind: 'count', id: this.next++, hold: this.hold }, onProgress);
     if (m.kind !== 'counted') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     return m.description;
   }
@@ -256,11 +287,86 @@ function rowSetting(key: 'rowBudget' | 'rowLimit'): number | undefined {
   }
 }
 
+/** A file's name as the user knows it (its path inside a folder that was picked or dropped). */
+function nameOf(f: Blob): string {
+  if (!(f instanceof File)) return 'recording';
+  return (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+}
+
+/** Files read at once while their chunk headers are read. */
+const FILES_AT_ONCE = 16;
+
 /**
- * Decode a recording (.jfr or .jfr.gz) in workers. `want` names event types whose rows must be
- * in the first round (the view a link asks for), whatever their size.
+ * Several files as one recording: each one's chunk headers (a gzip file is inflated first),
+ * every chunk in time order, one Blob of the files' slices in that order. A file that holds no
+ * chunk is left out, with why; none at all is an error naming them.
  */
-export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
+export async function joinFiles(files: File[], onProgress: (done: number, total: number) => void): Promise<{ blob: Blob; spans: ChunkSpan[]; sources: RecordingSources }> {
+  // Name order first: time ties (and the files' own order) do not depend on how they were given.
+  const sorted = [...files].sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : a.size - b.size));
+  const read: ({ name: string; blob: Blob; spans: ChunkSpan[] } | { name: string; why: string })[] = new Array(sorted.length);
+  let next = 0;
+  let done = 0;
+  const one = async (f: File) => {
+    const name = nameOf(f);
+    if (f.size === 0) return { name, why: 'it is empty' };
+    let blob: Blob = f;
+    let kind = fileKind(new Uint8Array(await f.slice(0, 4).arrayBuffer()));
+    if (kind === 'gzip') {
+      try {
+        blob = new Blob([await gunzip(f, () => {})]);
+      } catch (e) {
+        return { name, why: e instanceof Error ? e.message : String(e) };
+      }
+      kind = fileKind(new Uint8Array(await blob.slice(0, 4).arrayBuffer()));
+      if (kind !== 'jfr') return { name, why: 'it is gzip-compressed but holds no JFR recording (it does not start with FLR\\0)' };
+    }
+    if (kind !== 'jfr') return { name, why: 'it is not a JFR recording (it does not start with FLR\\0)' };
+    const spans = await blobLayout(blob);
+    if (spans.length === 0) return { name, why: 'it holds no complete chunk header (a chunk still being written?)' };
+    return { name, blob, spans };
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(FILES_AT_ONCE, sorted.length) }, async () => {
+      for (let i = next++; i < sorted.length; i = next++) {
+        try {
+          read[i] = await one(sorted[i]);
+        } catch (e) {
+          read[i] = { name: nameOf(sorted[i]), why: `it could not be read: ${e instanceof Error ? e.message : String(e)}` };
+        }
+        onProgress(++done, sorted.length);
+      }
+    }),
+  );
+  const kept = read.filter((r) => 'spans' in r);
+  const skipped = read.filter((r) => 'why' in r);
+  if (kept.length === 0) {
+    throw new Error(`None of the ${files.length} files is a JFR recording: ${skipped.map((s) => `${s.name} (${s.why})`).join('; ')}.`);
+  }
+  const joined = joinLayouts(kept.map((k) => k.spans));
+  const blob = new Blob(joined.pieces.map((p) => kept[p.file].blob.slice(p.from, p.from + p.size)));
+  return {
+    blob,
+    spans: joined.spans,
+    sources: {
+      files: kept.map((k) => ({ name: k.name, size: k.blob.size, chunks: k.spans.length })),
+      skipped,
+      pieces: joined.pieces,
+    },
+  };
+}
+
+/**
+ * Decode a recording (.jfr or .jfr.gz) in workers: one file or bytes, or several files (a JFR
+ * repository folder, chunk files) read as one recording in time order. `want` names event types
+ * whose rows must be in the first round (the view a link asks for), whatever their size.
+ */
+export function loadRecording(
+  source: File | Blob | ArrayBuffer | File[],
+  _name: string,
+  onProgress: (done: number, total: number) => void,
+  want: string[] = [],
+): LoadHandle {
   const groups: WorkerGroup[] = [];
   let stopped = false;
   let loaded = false;
@@ -277,23 +383,34 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
   });
   const run = async (): Promise<Profile> => {
     performance.mark('jfrscope:load');
-    const blob = source instanceof Blob ? source : new Blob([source]);
-    const gz = isGzip(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
-    if (!gz && blob.size > MAX_FILE_BYTES) throw tooLarge(blob.size);
-    // A File stays on disk until its workers read their slices; other sources are bytes here.
-    let file: Blob | ArrayBuffer = gz ? await gunzip(blob, onProgress) : source;
-    const spans = file instanceof Blob ? await blobLayout(file) : chunkLayout(file);
+    let file: Blob | ArrayBuffer;
+    let spans: ChunkSpan[];
+    let sources: RecordingSources;
+    if (Array.isArray(source) && source.length !== 1) {
+      ({ blob: file, spans, sources } = await joinFiles(source, onProgress));
+    } else {
+      const one = Array.isArray(source) ? source[0] : source;
+      const blob = one instanceof Blob ? one : new Blob([one]);
+      const gz = isGzip(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
+      // A File stays on disk until its workers read their slices, whatever its size; other
+      // sources are bytes here.
+      file = gz ? await gunzip(blob, onProgress) : one;
+      spans = file instanceof Blob ? await blobLayout(file) : chunkLayout(file);
+      const size = file instanceof Blob ? file.size : file.byteLength;
+      sources = { files: [{ name: nameOf(blob), size, chunks: spans.length }], skipped: [], pieces: [{ file: 0, from: 0, size, at: 0 }] };
+    }
     const size = file instanceof Blob ? file.size : file.byteLength;
     const ends = await endsOf(file);
     performance.mark('jfrscope:layout read');
     if (stopped) throw new CancelledError();
     const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));
-    for (const group of spans.length ? partition(spans, n) : [[]]) {
+    const parts = spans.length ? partition(spans, n) : [[]];
+    for (const group of parts) {
       const base = group.length ? group[0].offset : 0;
       const end = group.length ? group[group.length - 1].offset + group[group.length - 1].size : size;
       const worker = newWorker();
-      groups.push(new WorkerGroup(worker, end - base, group));
+      groups.push(new WorkerGroup(worker, end - base, group, HELD_BYTES / parts.length));
       const whole = file instanceof ArrayBuffer && base === 0 && end === file.byteLength;
       const slice = whole ? file : file.slice(base, end);
       const req: WorkerRequest = { kind: 'open', source: slice, base, spans: group, originMs };
@@ -305,7 +422,7 @@ export function loadRecording(source: File | Blob | ArrayBuffer, _name: string, 
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
       throw new Error(`This file could not be read as a JFR recording: ${profile.info.errors[0].message}`);
     }
-    opened.set(profile, { session, groups, ends });
+    opened.set(profile, { session, groups, ends, sources });
     return profile;
   };
   const promise = Promise.race([run(), cancelled]);

@@ -52,3 +52,68 @@ export function partition(spans: ChunkSpan[], n: number): ChunkSpan[][] {
   if (cur.length) groups.push(cur);
   return groups;
 }
+
+/**
+ * Several files as one recording (a JFR repository folder, a list of chunk files): every chunk
+ * of every file in time order, laid end to end in a virtual file.
+ *
+ *   a.jfr [c0 10:00][c1 10:05]   b.jfr [c0 09:55]
+ *     → virtual  [b.c0 09:55][a.c0 10:00][a.c1 10:05]
+ *        pieces  {file b, 0…|b.c0|, at 0}, {file a, 0…|a|, at |b.c0|}   (neighbours in one file join)
+ *
+ * A span's offset is its place in the virtual file; a piece says which file's bytes lie there,
+ * so a virtual offset names (file, offset) again (`locate`).
+ */
+export interface Piece {
+  /** Index of the file in the list given. */
+  file: number;
+  /** Offset in that file. */
+  from: number;
+  size: number;
+  /** Offset in the virtual file. */
+  at: number;
+}
+
+export interface JoinedLayout {
+  spans: ChunkSpan[];
+  pieces: Piece[];
+  size: number;
+}
+
+/** The chunks of files (each file's own layout) in time order (ties: file order, then offset). */
+export function joinLayouts(layouts: ChunkSpan[][]): JoinedLayout {
+  const all = layouts.flatMap((spans, file) => spans.map((s) => ({ file, s })));
+  all.sort((a, b) => a.s.startMs - b.s.startMs || a.file - b.file || a.s.offset - b.s.offset);
+  const spans: ChunkSpan[] = [];
+  const pieces: Piece[] = [];
+  let at = 0;
+  for (const { file, s } of all) {
+    spans.push({ ...s, index: spans.length, offset: at });
+    const last = pieces[pieces.length - 1];
+    if (last && last.file === file && last.from + last.size === s.offset) last.size += s.size;
+    else pieces.push({ file, from: s.offset, size: s.size, at });
+    at += s.size;
+  }
+  return { spans, pieces, size: at };
+}
+
+/** Which file, and where in it, a virtual offset is; null past the end. */
+export function locate(pieces: Piece[], offset: number): { file: number; offset: number } | null {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid].at <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const p = pieces[lo];
+  if (!p || offset < p.at || offset >= p.at + p.size) return null;
+  return { file: p.file, offset: p.from + offset - p.at };
+}
+
+/** What a file's first bytes say it is: a recording's chunk, gzip, or something else. */
+export function fileKind(head: Uint8Array): 'jfr' | 'gzip' | 'other' {
+  if (head.length >= 4 && head[0] === 0x46 && head[1] === 0x4c && head[2] === 0x52 && head[3] === 0) return 'jfr';
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  return 'other';
+}

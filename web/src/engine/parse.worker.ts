@@ -22,7 +22,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
   const make = () => new Parser(originMs) as unknown as WasmParser;
   const progress = (done: number) => post({ kind: 'progress', id: req.id, done });
   if (req.kind === 'count') {
-    source.hold();
+    source.hold(req.hold);
     post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress) });
   } else if (req.kind === 'rows') {
     await rowsGroup(make, source, req.types, req.expected, progress, (part, last) =>

@@ -152,10 +152,12 @@ export interface GroupSource {
   /** Every chunk's bytes in order, the next being read while the caller decodes this one. */
   each(): AsyncGenerator<Uint8Array>;
   /**
-   * Keep the chunks read from a File until `release()`: a lazy load's count pass reads each chunk
-   * once and its first rows round decodes the same bytes again without a second read.
+   * Keep the chunks read from a File, up to `limit` bytes, until `release()`: a lazy load's count
+   * pass reads each chunk once and its first rows round decodes the same bytes again; what fits
+   * the limit is not read twice, the rest is read again from the file (a file of many GB is never
+   * held whole).
    */
-  hold(): void;
+  hold(limit?: number): void;
   release(): void;
 }
 
@@ -212,10 +214,10 @@ async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]): Asyn
 
 export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpan[]): GroupSource {
   const size = data instanceof Blob ? data.size : data.byteLength;
-  let held: Map<number, Uint8Array> | null = null;
+  let held: { chunks: Map<number, Uint8Array>; bytes: number; limit: number } | null = null;
   const read = async (offset: number, n: number): Promise<Uint8Array> => {
     if (!(data instanceof Blob)) return new Uint8Array(data, offset - base, n);
-    const kept = held?.get(offset);
+    const kept = held?.chunks.get(offset);
     if (kept && kept.length === n) return kept;
     try {
       return new Uint8Array(await data.slice(offset - base, offset - base + n).arrayBuffer());
@@ -224,16 +226,31 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
     }
   };
   async function* each(): AsyncGenerator<Uint8Array> {
-    if (spans.length === 0) return;
-    if (!(data instanceof Blob) || (held && spans.every((s) => held!.has(s.offset)))) {
+    if (!(data instanceof Blob)) {
       for (const s of spans) yield read(s.offset, s.size);
       return;
     }
+    // Runs of chunks held (yielded from memory) and not held (streamed from the file, and kept
+    // while the limit allows).
     const keep = held;
-    let k = 0;
-    for await (const bytes of streamChunks(data, base, spans)) {
-      keep?.set(spans[k++].offset, bytes);
-      yield bytes;
+    for (let i = 0; i < spans.length; ) {
+      if (keep?.chunks.has(spans[i].offset)) {
+        yield keep.chunks.get(spans[i++].offset)!;
+        continue;
+      }
+      let j = i;
+      while (j < spans.length && !keep?.chunks.has(spans[j].offset)) j++;
+      const run = spans.slice(i, j);
+      let k = 0;
+      for await (const bytes of streamChunks(data, base, run)) {
+        if (keep && keep.bytes + bytes.length <= keep.limit) {
+          keep.chunks.set(run[k].offset, bytes);
+          keep.bytes += bytes.length;
+        }
+        k++;
+        yield bytes;
+      }
+      i = j;
     }
   }
   return {
@@ -242,7 +259,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
     spans,
     read,
     each,
-    hold: () => void (held ??= new Map()),
+    hold: (limit = Infinity) => void (held ??= { chunks: new Map(), bytes: 0, limit }),
     release: () => void (held = null),
   };
 }

@@ -3,7 +3,7 @@
  * long as the recording is open, and answers requests by id.
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
- *   count {id}        ─▶ progress* ─▶ counted {description}
+ *   count {id, hold}  ─▶ progress* ─▶ counted {description}
  *   rows {id, types}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
@@ -14,7 +14,7 @@ import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
-  | { kind: 'count'; id: number }
+  | { kind: 'count'; id: number; hold?: number }
   | { kind: 'rows'; id: number; types: string[]; expected: number }
   | { kind: 'event'; id: number; chunk: number; offset: number }
   | { kind: 'table'; id: number; type: string };

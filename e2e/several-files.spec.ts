@@ -1,0 +1,91 @@
+/**
+ * Several files as one recording, as a person gives them: the chunk files of a recording (split
+ * at its chunk headers, given out of order) chosen together, picked as a folder, or dropped,
+ * with a file that is not a recording among them. The rest opens as the whole recording (every
+ * type's count is the JDK's for the original file) and the file left out is named.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { root, shot } from './helpers';
+
+const FILE = 'jdk17-multichunk.jfr';
+/** The JDK's counts for the whole recording (fixtures/expected/, tools/golden). */
+const jdk = new Map(
+  readFileSync(resolve(root, 'fixtures/expected', `${FILE}.rf-counts.tsv`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .map(([t, n]) => [t, Number(n)] as [string, number]),
+);
+
+/** The recording's chunks, each its own file (a chunk's size is the i64 at byte 8 of its header). */
+function splitChunks(dir: string): string[] {
+  const bytes = readFileSync(resolve(root, 'fixtures', FILE));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const out: string[] = [];
+  for (let pos = 0; pos < bytes.length; ) {
+    expect(bytes.subarray(pos, pos + 4).toString('latin1')).toBe('FLR\0');
+    const size = Number(bytes.readBigInt64BE(pos + 8));
+    // Named so that name order is the reverse of time order.
+    const path = join(dir, `chunk-${String(9 - out.length)}.jfr`);
+    writeFileSync(path, bytes.subarray(pos, pos + size));
+    out.push(path);
+    pos += size;
+  }
+  writeFileSync(join(dir, 'notes.txt'), 'not a recording, just notes\n');
+  return out;
+}
+
+async function expectWholeRecording(page: Page, chunks: number) {
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.locator('.notice')).toContainText(`Left out 1 file that is not a recording: `);
+  await expect(page.locator('.notice')).toContainText('notes.txt (it is not a JFR recording');
+  await expect(page.locator('.file-name')).toContainText(`(${chunks} files, ${chunks} chunks)`);
+  await page.getByRole('tab', { name: 'Recording' }).click();
+  const table = page.getByRole('table', { name: 'Event counts' });
+  await expect(table).toBeVisible();
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const shown = new Map(rows.map((r) => [r[0], Number(r[2].replace(/,/g, ''))]));
+  for (const [type, n] of jdk) expect([type, shown.get(type) ?? 0]).toEqual([type, n]);
+  const files = page.getByRole('table', { name: 'Files' });
+  await expect(files.locator('tbody tr')).toHaveCount(chunks + 1);
+  await expect(files).toContainText('left out: it is not a JFR recording');
+}
+
+test('chunk files chosen together open as the whole recording; a file that is not a recording is named', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const dir = resolve(root, 'test-results/several-files/picked');
+  const chunks = splitChunks(dir);
+  expect(chunks.length).toBeGreaterThanOrEqual(3);
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles([join(dir, 'notes.txt'), ...chunks]);
+  await expectWholeRecording(page, chunks.length);
+  await shot(page, 'several-files-recording');
+  expect(errors).toEqual([]);
+});
+
+test('a folder of chunk files, picked, opens as one recording named by the folder', async ({ page }) => {
+  const dir = resolve(root, 'test-results/several-files/repository');
+  const chunks = splitChunks(dir);
+  await page.goto('./');
+  await page.getByLabel('Open folder').setInputFiles(dir);
+  await expectWholeRecording(page, chunks.length);
+  await expect(page.locator('.file-name')).toContainText('repository/');
+});
+
+test('chunk files dropped together open as one recording', async ({ page }) => {
+  const dir = resolve(root, 'test-results/several-files/dropped');
+  const chunks = splitChunks(dir);
+  await page.goto('./');
+  const files = [...chunks, join(dir, 'notes.txt')].map((p) => ({ name: p.slice(dir.length + 1), b64: readFileSync(p).toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    return dt;
+  }, files);
+  await page.dispatchEvent('main', 'drop', { dataTransfer });
+  await expectWholeRecording(page, chunks.length);
+});

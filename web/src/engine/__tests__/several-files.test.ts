@@ -1,0 +1,142 @@
+/**
+ * Several files as one recording: chunks of every file in time order, laid end to end (layout's
+ * joinLayouts, locate), files that are not recordings left out by name (index's joinFiles), and
+ * a File source that keeps only part of what it reads between passes (parts' sourceOf).
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { joinFiles } from '../index';
+import { chunkLayout, fileKind, joinLayouts, locate, type ChunkSpan } from '../layout';
+import { decodeInNode } from '../node';
+import { sourceOf } from '../parts';
+
+const root = resolve(__dirname, '../../../..');
+const span = (offset: number, size: number, startMs: number): ChunkSpan => ({ index: 0, offset, size, startMs, durationMs: 1000 });
+
+describe('joinLayouts', () => {
+  it('orders every chunk of every file by start time and gives each its place in one virtual file', () => {
+    // a: two chunks at 10 s and 30 s; b: one at 20 s; c: one at 5 s.
+    const a = [span(0, 100, 10_000), span(100, 50, 30_000)];
+    const b = [span(0, 70, 20_000)];
+    const c = [span(0, 30, 5_000)];
+    const j = joinLayouts([a, b, c]);
+    expect(j.spans.map((s) => s.startMs)).toEqual([5_000, 10_000, 20_000, 30_000]);
+    expect(j.spans.map((s) => s.index)).toEqual([0, 1, 2, 3]);
+    expect(j.spans.map((s) => [s.offset, s.size])).toEqual([
+      [0, 30],
+      [30, 100],
+      [130, 70],
+      [200, 50],
+    ]);
+    expect(j.size).toBe(250);
+    // a's chunks are apart in time (b between them): two pieces of a.
+    expect(j.pieces).toEqual([
+      { file: 2, from: 0, size: 30, at: 0 },
+      { file: 0, from: 0, size: 100, at: 30 },
+      { file: 1, from: 0, size: 70, at: 130 },
+      { file: 0, from: 100, size: 50, at: 200 },
+    ]);
+    expect(locate(j.pieces, 0)).toEqual({ file: 2, offset: 0 });
+    expect(locate(j.pieces, 29)).toEqual({ file: 2, offset: 29 });
+    expect(locate(j.pieces, 30)).toEqual({ file: 0, offset: 0 });
+    expect(locate(j.pieces, 210)).toEqual({ file: 0, offset: 110 });
+    expect(locate(j.pieces, 250)).toBeNull();
+  });
+
+  it('joins neighbouring chunks of one file into one piece, and keeps offsets past 4 GiB exact', () => {
+    const big = 5 * 1024 ** 3;
+    const a = [span(0, big, 0), span(big, big, 1_000)];
+    const j = joinLayouts([a]);
+    expect(j.pieces).toEqual([{ file: 0, from: 0, size: 2 * big, at: 0 }]);
+    expect(j.spans[1].offset).toBe(big);
+    expect(locate(j.pieces, big + 7)).toEqual({ file: 0, offset: big + 7 });
+  });
+
+  it('tells a recording from gzip and anything else by its first bytes', () => {
+    expect(fileKind(new TextEncoder().encode('FLR\0xyz'))).toBe('jfr');
+    expect(fileKind(new Uint8Array([0x1f, 0x8b, 8, 0]))).toBe('gzip');
+    expect(fileKind(new TextEncoder().encode('FLR'))).toBe('other');
+    expect(fileKind(new TextEncoder().encode('hello'))).toBe('other');
+  });
+});
+
+describe('joinFiles', () => {
+  const whole = new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-multichunk.jfr')));
+  const chunks = chunkLayout(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer);
+  // The JDK's counts for the whole recording (fixtures/expected, tools/golden).
+  const rf = new Map(
+    readFileSync(join(root, 'fixtures/expected/jdk17-multichunk.jfr.rf-counts.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .map(([t, n]) => [t, Number(n)] as [string, number]),
+  );
+
+  it('reads the chunk files of a recording, given in any order, as the recording itself; a junk file is named and left out', async () => {
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    // Each chunk its own file, named against time order (so name order is not time order).
+    const files = chunks.map((c, k) => new File([whole.slice(c.offset, c.offset + c.size)], `part-${chunks.length - k}.jfr`));
+    const junk = new File(['not a recording at all'], 'notes.txt');
+    const empty = new File([], 'empty.jfr');
+    const { blob, spans, sources } = await joinFiles([junk, ...files.reverse(), empty], () => {});
+    expect(sources.skipped.map((s) => s.name)).toEqual(['empty.jfr', 'notes.txt']);
+    expect(sources.skipped[1].why).toMatch(/not a JFR recording/);
+    expect(sources.files.map((f) => f.chunks)).toEqual(chunks.map(() => 1));
+    expect(spans.map((s) => s.startMs)).toEqual(chunks.map((c) => c.startMs));
+    // In time order, the chunks laid end to end are the original file, byte for byte.
+    const joined = new Uint8Array(await blob.arrayBuffer());
+    expect(joined.length).toBe(whole.length);
+    expect(Buffer.from(joined).equals(Buffer.from(whole))).toBe(true);
+    // And they decode to the JDK's count of every type.
+    const profile = decodeInNode(joined, 2);
+    const counts = new Map(profile.eventTypes.map((t) => [t.name, t.count]));
+    for (const [type, n] of rf) expect([type, counts.get(type) ?? 0]).toEqual([type, n]);
+    // Every event's offset names a file and a place in it that holds the same bytes.
+    const e = profile.events.offset[Math.floor(profile.events.length / 2)];
+    const at = locate(sources.pieces, e)!;
+    expect(files.map((f) => f.name)).toContain(sources.files[at.file].name);
+    expect(at.offset).toBeLessThan(sources.files[at.file].size);
+  });
+
+  it('names every file when none is a recording', async () => {
+    await expect(joinFiles([new File(['a'], 'a.txt'), new File(['PK\x03\x04'], 'b.zip')], () => {})).rejects.toThrow(
+      /None of the 2 files is a JFR recording: a\.txt \(it is not a JFR recording.*\); b\.zip \(it is not a JFR recording/,
+    );
+  });
+});
+
+describe('a File source between passes', () => {
+  it('keeps chunks up to its limit and reads the rest again, each pass seeing every chunk in order', async () => {
+    const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-multichunk.jfr')));
+    const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    let streams = 0;
+    class Counting extends Blob {
+      override slice(start?: number, end?: number): Blob {
+        const s = super.slice(start, end);
+        const stream = s.stream.bind(s);
+        s.stream = () => {
+          streams++;
+          return stream();
+        };
+        return s;
+      }
+    }
+    const src = sourceOf(new Counting([bytes]), 0, spans);
+    // Room for the first chunk only.
+    src.hold(spans[0].size);
+    const pass = async () => {
+      const out: number[] = [];
+      for await (const b of src.each()) out.push(b.length, b[0], b[b.length - 1]);
+      return out;
+    };
+    const expected = spans.flatMap((s) => [s.size, bytes[s.offset], bytes[s.offset + s.size - 1]]);
+    expect(await pass()).toEqual(expected);
+    expect(streams).toBe(1);
+    // The second pass takes the first chunk from memory and streams the rest from its start.
+    expect(await pass()).toEqual(expected);
+    expect(streams).toBe(2);
+    src.release();
+    expect(await pass()).toEqual(expected);
+  });
+});
