@@ -22,8 +22,9 @@ export const ACTIVITY_LABEL: Record<ActivityWeight, string> = {
 
 /** Per thread row, the union of its matching waits (the matching events of `cums.byThread`). */
 export function matchTracks(profile: Profile, byThread: readonly Cumulative[]): Track[] {
-  // match is a running count: the event at position k matches when match[k + 1] > match[k].
-  return byThread.map(({ list, match }) => trackOf(profile, list, (_, k) => match[k + 1] > match[k]));
+  // match is a running count: the event at position k matches when match[k + 1] > match[k]; all
+  // do when it ends at the list's length.
+  return byThread.map(({ list, match }) => trackOf(profile, list, match[list.length] === list.length ? null : (_, k) => match[k + 1] > match[k]));
 }
 
 /** The histogram of [from, to) in `buckets` weighed by `weight`; `other` is only counted by count. */
@@ -46,14 +47,23 @@ export function activity(
   return { from, to, matching, other: new Float64Array(buckets) };
 }
 
-/** The median duration of the matching events of the lists, ms (0 without any). */
-export function medianDuration(profile: Profile, cums: readonly Cumulative[]): number {
+/**
+ * Whether the median duration of the matching events of the lists is `ms` or more (false without
+ * any): the median, the sorted durations' element at n / 2 (rounded down), is at least `ms` when
+ * at most n / 2 of them are shorter. A count, no copy and no sort of millions of durations.
+ */
+export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms: number): boolean {
   const d = profile.events.duration;
-  const all: number[] = [];
-  for (const { list, match } of cums) for (let k = 0; k < list.length; k++) if (match[k + 1] > match[k]) all.push(d[list[k]]);
-  if (all.length === 0) return 0;
-  all.sort((a, b) => a - b);
-  return all[all.length >> 1];
+  let n = 0;
+  let shorter = 0;
+  for (const { list, match } of cums) {
+    for (let k = 0; k < list.length; k++) {
+      if (match[k + 1] === match[k]) continue;
+      n++;
+      if (d[list[k]] < ms) shorter++;
+    }
+  }
+  return n > 0 && shorter <= n >> 1;
 }
 
 /**
@@ -78,6 +88,6 @@ export function activitySpikes(
   // Long waits (a monitor held for hundreds of ms) pile up into plateaus with sharp edges: a
   // light smoothing keeps the edges. Short waits (a contended monitor taken and let go by the
   // microsecond) pile up as a dense cloud of needles: it needs the smoothing of counts.
-  const long = byTime && medianDuration(profile, cums) >= 10;
+  const long = byTime && medianAtLeast(profile, cums, 10);
   return findSpikes(h.matching, 0, w, long ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
 }

@@ -54,6 +54,53 @@ function sortIndexes(start: Float64Array, list: Int32Array): Int32Array {
   return bucketSort(start, list, less, min, max);
 }
 
+/**
+ * sortIndexes, but writing the sorted list into `list` itself (the index's own groups): the
+ * ascending run kept is packed at the front as it is found, only the events set aside get a
+ * buffer, and the two are merged from the back, so sorting a group of millions of events nearly
+ * in order allocates nothing of its size.
+ */
+function sortInPlace(start: Float64Array, list: Int32Array): void {
+  const n = list.length;
+  if (n < 2) return;
+  let aside = 0;
+  let last = list[0];
+  for (let k = 1; k < n; k++) {
+    const i = list[k];
+    if (start[i] < start[last] || (start[i] === start[last] && i < last)) aside++;
+    else last = i;
+  }
+  if (aside === 0) return;
+  if (aside > n >> 1) {
+    list.set(sortIndexes(start, list));
+    return;
+  }
+  const setAside = new Int32Array(aside);
+  let r = 1;
+  let o = 0;
+  last = list[0];
+  for (let k = 1; k < n; k++) {
+    const i = list[k];
+    if (start[i] < start[last] || (start[i] === start[last] && i < last)) setAside[o++] = i;
+    else list[r++] = last = i;
+  }
+  const rest = sortIndexes(start, setAside);
+  // Merge from the back: the write position stays past the run's unread part.
+  let a = r - 1;
+  let b = aside - 1;
+  for (let w = n - 1; b >= 0; w--) {
+    const x = a >= 0 ? list[a] : -1;
+    const y = rest[b];
+    if (x >= 0 && (start[x] > start[y] || (start[x] === start[y] && x > y))) {
+      list[w] = x;
+      a--;
+    } else {
+      list[w] = y;
+      b--;
+    }
+  }
+}
+
 function bucketSort(start: Float64Array, list: Int32Array, less: (a: number, b: number) => boolean, min: number, max: number): Int32Array {
   const n = list.length;
   const buckets = Math.max(1, n >> 1);
@@ -137,9 +184,7 @@ export function indexEvents(profile: Profile): ThreadIndex {
     const hi = off[g + 1];
     if (g % rows !== none) perThread[g % rows] += hi - lo;
     if (hi - lo < 2) continue;
-    const part = order.subarray(lo, hi);
-    const sorted = sortByStart(profile, part);
-    if (sorted !== part) part.set(sorted);
+    sortInPlace(profile.events.start, order.subarray(lo, hi));
   }
   return { order, off, rows, perThread };
 }
@@ -243,8 +288,36 @@ export function gallopAtOrAfter(start: Float64Array, list: Int32Array, t: number
   return firstAtOrAfter(start, list, t, lo, Math.min(hi, list.length));
 }
 
-/** Running maximum of end times (start + duration) along a time-sorted list. */
+/**
+ * A value computed from one list of event indexes, kept while the list's buffer lives: the lists
+ * of a type on a thread (typeLists) are views of the index, and the timeline's lists of interval
+ * events (intervals.ts) are the very same views wherever a thread's intervals are of one type, so
+ * what both need (the reach, a track of waits) is computed once per list, not once per caller.
+ * Keyed by the buffer, the view's place in it, and the profile's columns it was computed from.
+ */
+export class ListMemo<T> {
+  private readonly byBuffer = new WeakMap<ArrayBufferLike, Map<string, { events: object; value: T }>>();
+
+  get(profile: Profile, list: Int32Array, compute: () => T): T {
+    let m = this.byBuffer.get(list.buffer);
+    if (!m) this.byBuffer.set(list.buffer, (m = new Map()));
+    const key = `${list.byteOffset}:${list.length}`;
+    const had = m.get(key);
+    if (had && had.events === profile.events) return had.value;
+    const value = compute();
+    m.set(key, { events: profile.events, value });
+    return value;
+  }
+}
+
+const reaches = new ListMemo<Float64Array>();
+
+/** Running maximum of end times (start + duration) along a time-sorted list (computed once per list). */
 export function reachOf(profile: Profile, list: Int32Array): Float64Array {
+  return list.length < 1024 ? computeReach(profile, list) : reaches.get(profile, list, () => computeReach(profile, list));
+}
+
+function computeReach(profile: Profile, list: Int32Array): Float64Array {
   const { start, duration } = profile.events;
   const r = new Float64Array(list.length);
   let max = -Infinity;

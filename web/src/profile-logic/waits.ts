@@ -11,7 +11,7 @@
  * of events.
  */
 import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
-import { eventsOf, mergeByStart, type ThreadIndex } from './event-index';
+import { eventsOf, ListMemo, mergeByStart, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -92,14 +92,17 @@ export function waitKinds(profile: Profile): Uint8Array {
     }
   });
   const code = (k: WaitKind) => WAIT_KINDS.indexOf(k) + 1;
+  // Per type: its events' code, or 255 where each event's stack and subject decide.
+  const SPLIT = 255;
+  const byCode = Uint8Array.from(byType, (k) => (k === null ? 0 : k === 'split' ? SPLIT : code(k)));
   let idleStack: Uint8Array | null = null;
   let joinStack: Uint8Array | null = null;
   const idleClass = new Map<number, boolean>();
+  const type = e.type;
   for (let i = 0; i < e.length; i++) {
-    const k = byType[e.type[i]];
-    if (k === null || k === undefined) continue;
-    if (k !== 'split') {
-      out[i] = code(k);
+    const c = byCode[type[i]];
+    if (c !== SPLIT) {
+      out[i] = c;
       continue;
     }
     const s = e.stack[i];
@@ -139,29 +142,52 @@ export interface Track {
 
 const EMPTY_TRACK: Track = { start: new Float64Array(0), end: new Float64Array(0), cum: new Float64Array(1) };
 
-/** The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event, position). */
-export function trackOf(profile: Profile, list: Int32Array, keep: (i: number, k: number) => boolean): Track {
+/**
+ * The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event,
+ * position; null accepts all). Two passes, one to count the spans and one to fill typed arrays
+ * of that size, so a list of millions of waits grows no array and leaves no garbage.
+ */
+export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
+  // The track of a whole list (a thread's waits of one type, unfiltered) serves both the wait
+  // strip and the selected type's activity: once per list.
+  if (keep === null && list.length >= 1024) return wholeTracks.get(profile, list, () => spansOf(profile, list, null));
+  return spansOf(profile, list, keep);
+}
+
+const wholeTracks = new ListMemo<Track>();
+
+function spansOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
   const { start, duration } = profile.events;
-  const s: number[] = [];
-  const en: number[] = [];
+  let spans = 0;
+  let reach = -Infinity;
   for (let k = 0; k < list.length; k++) {
     const i = list[k];
     const d = duration[i];
-    if (!(d > 0) || !keep(i, k)) continue;
+    if (!(d > 0) || (keep !== null && !keep(i, k))) continue;
+    const a = start[i];
+    if (spans === 0 || a > reach) spans++;
+    if (a + d > reach) reach = a + d;
+  }
+  if (spans === 0) return EMPTY_TRACK;
+  const s = new Float64Array(spans);
+  const en = new Float64Array(spans);
+  let last = -1;
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k];
+    const d = duration[i];
+    if (!(d > 0) || (keep !== null && !keep(i, k))) continue;
     const a = start[i];
     const b = a + d;
-    const last = en.length - 1;
-    if (last >= 0 && a <= en[last]) {
+    if (last >= 0 && !(a > en[last])) {
       if (b > en[last]) en[last] = b;
     } else {
-      s.push(a);
-      en.push(b);
+      s[++last] = a;
+      en[last] = b;
     }
   }
-  if (s.length === 0) return EMPTY_TRACK;
-  const cum = new Float64Array(s.length + 1);
-  for (let k = 0; k < s.length; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
-  return { start: Float64Array.from(s), end: Float64Array.from(en), cum };
+  const cum = new Float64Array(spans + 1);
+  for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
+  return { start: s, end: en, cum };
 }
 
 /** Time the track covers within [a, b), ms. */
@@ -200,19 +226,26 @@ export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
   const out = Object.fromEntries(WAIT_KINDS.map((k) => [k, [] as Track[]])) as unknown as WaitTracks;
   const perKind = new Map<number, Int32Array[]>();
+  // Lists holding events of several wait kinds (or none): a track keeps only its kind's.
+  const mixed = new Set<Int32Array>();
+  // Per code (0: no wait), whether a list holds events of it.
+  const seen = new Uint8Array(WAIT_KINDS.length + 1);
   for (let t = 0; t < profile.threads.length; t++) {
     perKind.clear();
+    mixed.clear();
     for (const ty of ivTypes) {
       const l = eventsOf(index, ty, t);
       if (l.length === 0) continue;
       // A type's events can be of several wait kinds (parks: locks or idle), each on its own track.
-      const seen = new Set<number>();
-      for (let k = 0; k < l.length; k++) seen.add(kinds[l[k]]);
-      for (const code of seen) {
-        if (code === 0) continue;
+      seen.fill(0);
+      for (let k = 0; k < l.length; k++) seen[kinds[l[k]]] = 1;
+      const several = seen.reduce((a, b) => a + b, 0) > 1;
+      for (let code = 1; code < seen.length; code++) {
+        if (!seen[code]) continue;
         const lists = perKind.get(code) ?? [];
         lists.push(l);
         perKind.set(code, lists);
+        if (several) mixed.add(l);
       }
     }
     WAIT_KINDS.forEach((k, c) => {
@@ -223,7 +256,8 @@ export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
       }
       // Lists of different types overlap in time: merge them by start before the union.
       const merged = lists.length === 1 ? lists[0] : mergeByStart(profile.events.start, lists);
-      out[k].push(trackOf(profile, merged, (i) => kinds[i] === c + 1));
+      const pure = lists.every((l) => !mixed.has(l));
+      out[k].push(trackOf(profile, merged, pure ? null : (i) => kinds[i] === c + 1));
     });
   }
   return out;

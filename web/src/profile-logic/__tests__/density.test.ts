@@ -64,6 +64,33 @@ describe('density', () => {
     }
   });
 
+  it("sorts the index's groups in place as a comparator sort does: a few events out of place, most of them, and ties", () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Two threads, two types interleaved in file order. Thread 0's waits are ascending but for
+    // every 40th (written when it ended, after later ones: the in-place merge), at times others
+    // have too (ties go by index); thread 1's are shuffled (most out of place: the bucket sort).
+    const many: Ev[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const thread = i % 3 === 0 ? 1 : 0;
+      const t = thread === 1 ? rnd() * 1000 : i % 40 === 0 ? 2 * Math.floor(i / 4 - 1 - rnd() * 15) : 2 * Math.floor(i / 4);
+      many.push({ type: i % 5 === 0 ? 0 : 1, t, thread, stack: null, duration: 1 });
+    }
+    const q = buildProfile(types, threads, many);
+    const index = indexEvents(q);
+    for (const type of [0, 1]) {
+      for (const thread of [0, 1]) {
+        const expected = many
+          .map((e, i) => ({ e, i }))
+          .filter(({ e }) => e.type === type && e.thread === thread)
+          .map(({ i }) => i)
+          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+        expect(expected.length).toBeGreaterThan(100);
+        expect(Array.from(eventsOf(index, type, thread))).toEqual(expected);
+      }
+    }
+  });
+
   it('gallops to the same position a binary search finds', () => {
     const list = Int32Array.from([1, 2, 4, 0, 5, 7]);
     for (const t of [0, 1, 2, 3, 5, 8, 9.99, 10, 11]) {

@@ -1,0 +1,74 @@
+/**
+ * Picking a deferred type, in Node (one thread; the page spreads decoding over its workers): a
+ * lazy session over two groups of chunks is opened, then the largest deferred type is loaded, and
+ * each step of what the page does until the view shows is timed (wall clock, and CPU time, which
+ * a loaded machine disturbs less): the round (decode, merge,
+ * profile), then the view's derived data of the type (selectors/derive.ts), one function at a time.
+ *   JFRSCOPE_BENCH=1 FILE=fixtures/large/large.jfr npx vitest run bench/pick.bench.test.ts
+ */
+import { readFileSync } from 'node:fs';
+import { it } from 'vitest';
+import { sessionInNode } from '../web/src/engine/node';
+import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
+import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
+import { filterLists, flagsOf } from '../web/src/profile-logic/filters';
+import { gcEvents, intervals } from '../web/src/profile-logic/intervals';
+import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
+import { buildLanes, threadCounts } from '../web/src/profile-logic/lanes';
+import { weightsInRange } from '../web/src/profile-logic/ranges';
+import { waitKinds, waitTracks } from '../web/src/profile-logic/waits';
+
+const file = process.env.FILE ?? 'fixtures/large/large.jfr';
+
+it(`pick on ${file}`, { timeout: 600_000 }, async () => {
+  const s = sessionInNode(new Uint8Array(readFileSync(file)), 2);
+  await s.open([], () => {});
+  const d = s.description!;
+  const deferred = s.deferred();
+  const name = process.env.TYPE ?? deferred.sort((a, b) => d.types.find((t) => t.name === b)!.count - d.types.find((t) => t.name === a)!.count)[0];
+  const lines: string[] = [];
+  const step = <T>(what: string, f: () => T): T => {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    const r = f();
+    const cpu = process.cpuUsage(c);
+    lines.push(`  ${what.padEnd(34)} ${(performance.now() - t).toFixed(0).padStart(6)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(6)} ms)`);
+    return r;
+  };
+  const marks: [string, number][] = [];
+  const t0 = performance.now();
+  const p = await s.load([name], () => {});
+  const roundMs = performance.now() - t0;
+  for (const m of performance.getEntriesByType('mark')) if (m.startTime >= t0 && m.name.startsWith('jfrscope:')) marks.push([m.name.slice(9), m.startTime - t0]);
+  const ty = p.eventTypes.findIndex((t) => t.name === name);
+  const t1 = performance.now();
+  const index = step('indexEvents', () => indexEvents(p));
+  const candidates = eventsOfType(index, ty);
+  const ofType = step('flagsOf', () => flagsOf(p.events.length, candidates));
+  const lists = typeLists(p, index, ty);
+  const pass = step('filterLists', () => filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null));
+  const interval = KINDS[p.eventTypes[ty].kind].interval;
+  const reach = step('reachOf (the type)', () => (interval ? lists.parts.map((l) => reachOf(p, l)) : null));
+  const cums = reach ? pass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : pass.cums;
+  const byThread = cums.slice(0, lists.byThread.length);
+  const tracks = step('matchTracks', () => (interval ? matchTracks(p, byThread) : null));
+  const weightMode = weightModeOf(p, ty);
+  const counts = step('threadCounts', () => threadCounts(p, byThread, weightMode));
+  step('activitySpikes', () => activitySpikes(p, cums, tracks, pass.filtered.threads, interval ? 'threads' : 'count'));
+  const kinds = step('waitKinds', () => waitKinds(p));
+  step('waitTracks', () => waitTracks(p, index, kinds));
+  step('intervals', () => intervals(p, index));
+  step('gcEvents', () => gcEvents(p, index));
+  step('buildLanes', () => buildLanes(p, index, counts, { group: true, sort: 'samples', hidden: new Set(), threads: pass.filtered.threads }));
+  step('weightsInRange', () => weightsInRange(p, cums, null, weightMode));
+  const derivedMs = performance.now() - t1;
+  console.log(
+    [
+      `${file}: picked ${name} (${lists.total.toLocaleString('en-US')} rows of ${p.events.length.toLocaleString('en-US')})`,
+      `  round ${roundMs.toFixed(0)} ms: ${marks.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`,
+      `  derived data ${derivedMs.toFixed(0)} ms:`,
+      ...lines,
+      `  pick → derived data: ${(roundMs + derivedMs).toFixed(0)} ms`,
+    ].join('\n'),
+  );
+});

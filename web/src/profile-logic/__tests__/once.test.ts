@@ -1,0 +1,131 @@
+/**
+ * What a pick of millions of waits computes once: the median test of the spike finder by count
+ * against a sorted median, the union of a list's waits against a brute-force sweep (filtered or
+ * whole, with waits nested, touching, of zero length), the wait strip's tracks and the type's own
+ * shared where they are the same list, and the reach of a list recomputed for another profile.
+ */
+import { describe, expect, it } from 'vitest';
+import { matchTracks, medianAtLeast } from '../activity';
+import { eventsOf, eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
+import { filterLists, flagsOf } from '../filters';
+import { trackOf, waitKinds, waitTracks } from '../waits';
+import { buildProfile, type Ev } from './build';
+
+const TYPES = [
+  { name: 'jdk.ExecutionSample', kind: 'cpu' as const },
+  { name: 'jdk.FileRead', kind: 'io' as const },
+  { name: 'jdk.ThreadPark', kind: 'park' as const },
+];
+
+function random(seed: number) {
+  return () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+}
+
+/** Thread `threads` × `n` file reads (nested, touching, zero-length ones too), then samples. */
+function reads(n: number, threads: number, seed: number): Ev[] {
+  const rnd = random(seed);
+  const evs: Ev[] = [];
+  for (let t = 0; t < threads; t++) {
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+      const r = rnd();
+      // Most reads follow the last one; some nest inside it, touch its end, or last 0 ms.
+      const duration = r < 0.1 ? 0 : r < 0.2 ? 0.5 : 1 + rnd() * 30;
+      const start = r < 0.3 ? at - 0.5 : at + rnd() * 10;
+      evs.push({ type: 1, t: Math.max(0, start), thread: t, stack: 'run;read', duration, subject: `/f${k % 7}` });
+      at = Math.max(at, start + duration);
+    }
+    evs.push({ type: 0, t: at / 2, thread: t, stack: 'run;cpu' });
+  }
+  return evs;
+}
+
+/** The union of the spans (start, end) of events `ids`, by sorting: the reference. */
+function union(p: ReturnType<typeof buildProfile>, ids: number[]): [number, number][] {
+  const spans = ids.filter((i) => p.events.duration[i] > 0).map((i) => [p.events.start[i], p.events.start[i] + p.events.duration[i]] as [number, number]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of spans) {
+    if (out.length && a <= out[out.length - 1][1]) out[out.length - 1][1] = Math.max(out[out.length - 1][1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+describe('computed once per pick', () => {
+  it('tells whether the median duration of the matching events reaches a bound as a sorted median does', () => {
+    const rnd = random(7);
+    for (let trial = 0; trial < 40; trial++) {
+      const n = 1 + Math.floor(rnd() * 60);
+      // Durations around 10 ms, many exactly 10, so the bound falls on the median often.
+      const evs: Ev[] = Array.from({ length: n }, (_, k) => ({ type: 1, t: k, thread: k % 3, stack: null, duration: rnd() < 0.3 ? 10 : Math.round(rnd() * 20 * 4) / 4, subject: rnd() < 0.5 ? '/a' : '/b' }));
+      const p = buildProfile(TYPES, ['a', 'b', 'c'], evs);
+      const index = indexEvents(p);
+      const lists = typeLists(p, index, 1);
+      // A subject filter keeps about half: the median is over the matching ones only.
+      const spec = { type: 1, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>(), subject: /a/ };
+      const { cums } = filterLists(p, spec, lists.parts, flagsOf(p.events.length, eventsOfType(index, 1)), null);
+      const matching = evs.map((e, i) => ({ e, i })).filter(({ e }) => e.subject === '/a').map(({ i }) => p.events.duration[i]);
+      matching.sort((a, b) => a - b);
+      for (const bound of [0, 5, 10, 10.25, 15]) {
+        const expected = matching.length > 0 && matching[matching.length >> 1] >= bound;
+        expect(medianAtLeast(p, cums, bound)).toBe(expected);
+      }
+    }
+  });
+
+  it("unions a list's waits, whole or filtered, as a sort of their spans does", () => {
+    // Long enough lists (over a thousand) that whole tracks are kept once per list.
+    const p = buildProfile(TYPES, ['a', 'b'], reads(3000, 2, 5));
+    const index = indexEvents(p);
+    for (let t = 0; t < 2; t++) {
+      const list = eventsOf(index, 1, t);
+      expect(list.length).toBe(3000);
+      for (const [keep, name] of [[null, 'whole'], [(i: number) => p.events.subject[i] % 2 === 0, 'filtered']] as const) {
+        const tr = trackOf(p, list, keep);
+        const ids = Array.from(list).filter((i) => !keep || keep(i));
+        const expected = union(p, ids);
+        expect(tr.start.length, name).toBe(expected.length);
+        expect(expected.length).toBeGreaterThan(100);
+        expect(expected.length).toBeLessThan(ids.length);
+        expected.forEach(([a, b], k) => {
+          expect(tr.start[k]).toBe(a);
+          expect(tr.end[k]).toBe(b);
+          expect(tr.cum[k + 1] - tr.cum[k]).toBeCloseTo(b - a, 9);
+        });
+      }
+    }
+  });
+
+  it("shares the wait strip's file tracks with the type's own when every read matches, and keeps a filter's apart", () => {
+    const p = buildProfile(TYPES, ['a', 'b'], reads(2000, 2, 9));
+    const index = indexEvents(p);
+    const lists = typeLists(p, index, 1);
+    const ofType = flagsOf(p.events.length, eventsOfType(index, 1));
+    const spec = { type: 1, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>() };
+    const all = filterLists(p, spec, lists.parts, ofType, null);
+    const mine = matchTracks(p, all.cums.slice(0, 2));
+    const strip = waitTracks(p, index, waitKinds(p)).file;
+    expect(mine[0]).toBe(strip[0]);
+    expect(mine[1]).toBe(strip[1]);
+    const some = filterLists(p, { ...spec, subject: /f1/ }, lists.parts, ofType, null);
+    const filtered = matchTracks(p, some.cums.slice(0, 2));
+    expect(filtered[0]).not.toBe(strip[0]);
+    expect(filtered[0].cum[filtered[0].start.length]).toBeLessThan(strip[0].cum[strip[0].start.length]);
+  });
+
+  it('computes a reach again for a profile whose columns differ, even over an equal list', () => {
+    const a = buildProfile(TYPES, ['a'], reads(2000, 1, 3));
+    const b = buildProfile(TYPES, ['a'], reads(2000, 1, 4));
+    const list = eventsOf(indexEvents(a), 1, 0);
+    const ra = reachOf(a, list);
+    expect(reachOf(a, list)).toBe(ra);
+    const rb = reachOf(b, list);
+    expect(rb).not.toBe(ra);
+    let max = -Infinity;
+    for (let k = 0; k < list.length; k++) {
+      max = Math.max(max, b.events.start[list[k]] + b.events.duration[list[k]]);
+      expect(rb[k]).toBe(max);
+    }
+  });
+});
