@@ -9,7 +9,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
-import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, recordingSources, warmUp, type LoadHandle, type RecordingSources } from '../engine';
+import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, recordingSources, warmUp, type LoadHandle, type RecordingSources, type ViewOf } from '../engine';
+import { firstView } from '../profile-logic/kinds';
 import { damageReport } from '../profile-logic/damage';
 import { fingerprint } from './fingerprint';
 import { useDeferredTypes } from './useDeferredTypes';
@@ -114,7 +115,9 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   // The type the view shows is decoded in the first round, whatever its size.
   const eventTypeRef = useRef(eventType);
   eventTypeRef.current = eventType;
-  const want = () => (eventTypeRef.current ? [eventTypeRef.current] : []);
+  // The first round decodes what the first view shows: its type (the default one when none is
+  // asked for) and what its lanes draw; the rest when picked.
+  const want = (): ViewOf => (types) => firstView(types, eventTypeRef.current);
   const loadedRef = useRef<Loaded | null>(null);
   loadedRef.current = loaded;
 

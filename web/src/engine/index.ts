@@ -20,7 +20,8 @@ import type { Profile } from '../columns/profile';
 import type { Description, PartColumns } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
-import { Session, type GroupDecoder } from './session';
+import { Session, type GroupDecoder, type ViewOf } from './session';
+export type { FirstView, ViewOf } from './session';
 import { parseEventFields } from './fields';
 import { joinTableParts, type TablePart } from './type-table';
 
@@ -359,13 +360,14 @@ export async function joinFiles(files: File[], onProgress: (done: number, total:
 /**
  * Decode a recording (.jfr or .jfr.gz) in workers: one file or bytes, or several files (a JFR
  * repository folder, chunk files) read as one recording in time order. `want` names event types
- * whose rows must be in the first round (the view a link asks for), whatever their size.
+ * whose rows must be in the first round (the view a link asks for), whatever their size, or
+ * says what the first view shows once the types are counted (session.ts FirstView).
  */
 export function loadRecording(
   source: File | Blob | ArrayBuffer | File[],
   _name: string,
   onProgress: (done: number, total: number) => void,
-  want: string[] = [],
+  want: string[] | ViewOf = [],
 ): LoadHandle {
   const groups: WorkerGroup[] = [];
   let stopped = false;
@@ -498,7 +500,7 @@ export function closeRecording(profile: Profile): void {
  * the page's policy (connect-src 'self') refuses it: a recording's bytes come from this site or
  * from the user's disk, and no request carries anything of them elsewhere. No cookies, no referrer.
  */
-export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void, want: string[] = []): LoadHandle {
+export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void, want: string[] | ViewOf = []): LoadHandle {
   const ctl = new AbortController();
   let inner: LoadHandle | null = null;
   let cancelled = false;

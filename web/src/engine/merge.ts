@@ -11,6 +11,7 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
+import { TupleIds } from './ids';
 import type { Description, PartColumns, TypeRow } from './parts';
 
 export type PartData = Omit<PartColumns, 'description'>;
@@ -106,15 +107,9 @@ export class Merger {
   private readonly tOs: number[] = [];
   private readonly tJava: number[] = [];
   private readonly tVirtual: number[] = [];
-  private readonly frameKey = new Map<string, number>();
-  private readonly fName: number[] = [];
-  private readonly fCls: number[] = [];
-  private readonly fLine: number[] = [];
-  private readonly fBci: number[] = [];
-  private readonly fKind: number[] = [];
-  private readonly stackKey = new Map<number, Map<number, number>>();
-  private readonly sFrame: number[] = [];
-  private readonly sPrefix: number[] = [];
+  /** Frames by (name, class, line, bytecode index, kind); stacks by (prefix, frame). */
+  private readonly frames = new TupleIds(5);
+  private readonly stacks = new TupleIds(2);
   private readonly typeIdx: Map<string, number>;
   private readonly sources: Source[] = [];
   private reserved = 0;
@@ -167,34 +162,13 @@ export class Merger {
       thMap.push(t);
     }
     for (let i = 0; i < p.frameName.length; i++) {
-      const name = sMap[p.frameName[i]], cls = sMap[p.frameClass[i]];
-      const k = `${name}|${cls}|${p.frameLine[i]}|${p.frameBci[i]}|${p.frameKind[i]}`;
-      let f = this.frameKey.get(k);
-      if (f === undefined) {
-        f = this.fName.length;
-        this.frameKey.set(k, f);
-        this.fName.push(name);
-        this.fCls.push(cls);
-        this.fLine.push(p.frameLine[i]);
-        this.fBci.push(p.frameBci[i]);
-        this.fKind.push(p.frameKind[i]);
-      }
-      frMap.push(f);
+      frMap.push(this.frames.id(sMap[p.frameName[i]], sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]));
     }
     // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps.
+    const stacks = this.stacks;
     for (let i = 0; i < p.stackFrame.length; i++) {
       const prefix = p.stackPrefix[i] < 0 ? p.stackPrefix[i] : stMap[p.stackPrefix[i]];
-      const frame = frMap[p.stackFrame[i]];
-      let byFrame = this.stackKey.get(prefix);
-      if (!byFrame) this.stackKey.set(prefix, (byFrame = new Map()));
-      let s = byFrame.get(frame);
-      if (s === undefined) {
-        s = this.sFrame.length;
-        byFrame.set(frame, s);
-        this.sFrame.push(frame);
-        this.sPrefix.push(prefix);
-      }
-      stMap.push(s);
+      stMap.push(stacks.id(prefix, frMap[p.stackFrame[i]]));
     }
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
     const n = p.eventType.length;
@@ -234,13 +208,13 @@ export class Merger {
       threadOsId: Float64Array.from(this.tOs),
       threadJavaId: Float64Array.from(this.tJava),
       threadVirtual: Uint8Array.from(this.tVirtual),
-      frameName: Uint32Array.from(this.fName),
-      frameClass: Uint32Array.from(this.fCls),
-      frameLine: Int32Array.from(this.fLine),
-      frameBci: Int32Array.from(this.fBci),
-      frameKind: Uint8Array.from(this.fKind),
-      stackFrame: Uint32Array.from(this.sFrame),
-      stackPrefix: Int32Array.from(this.sPrefix),
+      frameName: new Uint32Array(this.frames.column(0).buffer),
+      frameClass: new Uint32Array(this.frames.column(1).buffer),
+      frameLine: this.frames.column(2),
+      frameBci: this.frames.column(3),
+      frameKind: Uint8Array.from(this.frames.column(4)),
+      stackFrame: new Uint32Array(this.stacks.column(1).buffer),
+      stackPrefix: this.stacks.column(0),
       ...events,
     };
   }

@@ -70,7 +70,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
  * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
  * `pieceRows` small makes the rows stream in many pieces.
  */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number): Session {
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session {
   initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
@@ -86,7 +86,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
       rows: (types, expected, onProgress, onPiece) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows),
     };
   });
-  return new Session(groups, originMs, buf.byteLength, budget, limit);
+  return new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);
 }
 
 /**

@@ -2,7 +2,8 @@
  * A lazy load, the same in the browser (one worker per group of chunks) and in Node (tests):
  *
  *   count round   every group: counts, description, errors, no rows      ─ mergeDescriptions
- *   first round   rows of the types that fit the row budget, and of the types asked for
+ *   first round   rows of what the first view shows: its type, and the types its lanes draw
+ *                 while the row budget lasts (a small file: every type that fits the budget)
  *   later rounds  rows of a deferred type when the user picks it          ─ Merger(had, new)
  *
  * Rows stream from the decoders in pieces into one preallocated set of columns (merge.ts).
@@ -10,7 +11,11 @@
  * A count pass reads a chunk at several times the speed of a full decode, and rows cost far more
  * memory than the file's bytes (58 B per row against 15–40 B per event in the file), so a
  * recording dominated by one huge type (14 M file reads in 1 M other events) opens with what
- * fits and decodes the rest when it is asked for.
+ * fits and decodes the rest when it is asked for. Rows are not what a round costs, though: the
+ * stacks they name are. A recording whose bytes are mostly stack pools (deep, nearly unique
+ * stacks written again by every chunk) spends nearly all of a full decode resolving the stacks of
+ * its allocation events, which no first view shows; so past a small file the first round decodes
+ * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
 import { decodable, type Description, type PartColumns } from './parts';
@@ -58,25 +63,53 @@ export function rowBudget(fileSize: number): number {
 }
 
 /**
- * The first round's types: the smallest first while the budget lasts (many small types beat one
- * big one: every lane, lock and GC shows), then whatever `want` names, whatever its size, as long
- * as the row limit allows (past it, the type stays deferred and its pick says why).
+ * What the first view shows: `shown`, the type it shows (decoded whatever its size, as long as the
+ * row limit allows), and `lanes`, the types its timeline draws beside it (decoded while the row
+ * budget lasts, smallest first). The page names them from the count pass's types
+ * (profile-logic/kinds.ts firstView); a caller that knows its type names it alone.
  */
-export function firstRound(d: Description, budget: number, want: string[], limit = MAX_ROWS): string[] {
+export interface FirstView {
+  shown: string[];
+  lanes: string[];
+}
+export type ViewOf = (types: Description['types']) => FirstView;
+
+/**
+ * Files up to this size decode, in their first round, every type that fits the row budget: a
+ * whole decode of them takes well under a second, and every view is ready at once.
+ */
+export const WHOLE_FIRST_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The first round's types: what the view shows (its type whatever its size, its lanes' types
+ * smallest first while the budget lasts), then, for a small file (`rest`), the other types
+ * smallest first while the budget lasts (many small types beat one big one). The shown type does
+ * not use the budget up; past the row limit a type stays deferred and its pick says why.
+ */
+export function firstRound(d: Description, budget: number, view: FirstView, limit = MAX_ROWS, rest = true): string[] {
   const out = new Set<string>();
-  let used = 0;
-  for (const t of d.types.filter(decodable).sort((a, b) => a.count - b.count)) {
-    if (used + t.count > Math.min(budget, limit)) break;
-    used += t.count;
-    out.add(t.name);
-  }
-  for (const name of want) {
-    const t = d.types.find((x) => x.name === name);
-    if (t && decodable(t) && !out.has(name) && used + t.count <= limit) {
-      used += t.count;
+  // Rows of every type chosen (the limit), and of those chosen for fitting the budget.
+  let rows = 0;
+  let fitted = 0;
+  const byName = new Map(d.types.filter(decodable).map((t) => [t.name, t]));
+  for (const name of view.shown) {
+    const t = byName.get(name);
+    if (t && !out.has(name) && rows + t.count <= limit) {
+      rows += t.count;
       out.add(name);
     }
   }
+  const fill = (names: Iterable<string>) => {
+    for (const t of [...names].flatMap((n) => byName.get(n) ?? []).sort((a, b) => a.count - b.count)) {
+      if (out.has(t.name)) continue;
+      if (fitted + t.count > budget || rows + t.count > limit) break;
+      fitted += t.count;
+      rows += t.count;
+      out.add(t.name);
+    }
+  };
+  fill(view.lanes);
+  if (rest) fill(byName.keys());
   return [...out];
 }
 
@@ -98,10 +131,14 @@ export class Session {
     readonly fileSize: number,
     readonly budget = rowBudget(fileSize),
     readonly limit = MAX_ROWS,
+    readonly wholeFirstBytes = WHOLE_FIRST_BYTES,
   ) {}
 
-  /** Count, then decode the first round. Progress runs over both passes. */
-  async open(want: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
+  /**
+   * Count, then decode the first round: `want` names the type the view shows, or says what the
+   * view shows once the counts are known. Progress runs over both passes.
+   */
+  async open(want: string[] | ViewOf, onProgress: (done: number, total: number) => void): Promise<Profile> {
     const total = 2 * this.fileSize;
     const done = this.groups.map(() => 0);
     const report = (g: number) => (n: number) => {
@@ -111,7 +148,8 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
-    const first = firstRound(this.description, this.budget, want, this.limit);
+    const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };
+    const first = firstRound(this.description, this.budget, view, this.limit, this.fileSize <= this.wholeFirstBytes);
     return this.round(first, (n) => onProgress(this.fileSize + n, total));
   }
 

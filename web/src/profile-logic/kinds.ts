@@ -192,18 +192,42 @@ export function hasInstances(kind: EventKind | undefined): boolean {
   return kind !== undefined && KINDS[kind].instances;
 }
 
-/** Stack-bearing types the Event selector offers, most useful first. */
-export function eventChoices(profile: Profile): number[] {
-  return profile.eventTypes
+/** What choosing a type needs to know of it (a profile's event types, or a count pass's). */
+export interface TypeCount {
+  name: string;
+  kind: EventKind;
+  count: number;
+  hasStack: boolean;
+}
+
+function choicesOf(types: readonly TypeCount[]): number[] {
+  return types
     .map((t, i) => ({ t, i, order: KINDS[t.kind].order }))
     .filter(({ t, order }) => t.hasStack && t.count > 0 && order !== null)
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0) || b.t.count - a.t.count)
     .map(({ i }) => i);
 }
 
+/** Stack-bearing types the Event selector offers, most useful first. */
+export function eventChoices(profile: Profile): number[] {
+  return choicesOf(profile.eventTypes);
+}
+
 export function defaultEventType(profile: Profile): string {
   const c = eventChoices(profile);
   return c.length ? profile.eventTypes[c[0]].name : '';
+}
+
+/**
+ * What a recording's first view shows, from its types' counts alone (before any row is
+ * decoded): `shown`, the type chosen (or the default one), and `lanes`, the types its timeline
+ * draws in every lane whatever the type shown: waits and other intervals, GCs, thread starts.
+ */
+export function firstView(types: readonly TypeCount[], chosen: string): { shown: string[]; lanes: string[] } {
+  const c = choicesOf(types);
+  const shown = chosen && types.some((t) => t.name === chosen) ? chosen : c.length ? types[c[0]].name : '';
+  const lanes = types.filter((t) => t.count > 0 && t.name !== shown && (KINDS[t.kind].interval || t.kind === 'gc' || t.kind === 'thread')).map((t) => t.name);
+  return { shown: shown ? [shown] : [], lanes };
 }
 
 /** What the status line puts before the selection's total weight. */

@@ -1,0 +1,94 @@
+/**
+ * The first round of a lazy load decodes what the first view shows (its type, and what the
+ * timeline's lanes draw), not the smallest types that fit a row budget; what it decodes, and what
+ * the rest decodes when picked, is what the native CLI reads.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collapsedStacks } from '../../profile-logic/collapsed';
+import { firstView } from '../../profile-logic/kinds';
+import type { Description } from '../parts';
+import { firstRound } from '../session';
+import { sessionInNode } from '../node';
+
+const root = resolve(__dirname, '../../../..');
+const cli = join(root, 'target/release/jfrscope');
+
+function desc(types: [string, Description['types'][number]['kind'], number, boolean][]): Description {
+  return {
+    types: types.map(([name, kind, count, hasStack]) => ({ name, label: name, kind, count, hasStack, decoded: false })),
+    chunks: [],
+    errors: [],
+    info: { jvm: null, os: null, cpu: null, settings: [], properties: [] },
+  };
+}
+
+describe('firstRound', () => {
+  const d = desc([
+    ['jdk.ExecutionSample', 'cpu', 7_000, true],
+    ['jdk.ThreadPark', 'park', 57_000, true],
+    ['jdk.JavaMonitorEnter', 'lock', 9_000, true],
+    ['jdk.FileRead', 'io', 16_000_000, true],
+    ['jdk.GarbageCollection', 'gc', 600, false],
+    ['jdk.ObjectAllocationInNewTLAB', 'alloc', 360_000, true],
+    ['jdk.ObjectAllocationSample', 'alloc', 14_000, true],
+    ['jdk.CPULoad', 'other', 40, false],
+  ]);
+  const view = firstView(d.types, '');
+
+  it('names the default type and the lanes’ types from the counts alone', () => {
+    expect(view.shown).toEqual(['jdk.ExecutionSample']);
+    expect([...view.lanes].sort()).toEqual(['jdk.FileRead', 'jdk.GarbageCollection', 'jdk.JavaMonitorEnter', 'jdk.ThreadPark']);
+    expect(firstView(d.types, 'jdk.ObjectAllocationSample').shown).toEqual(['jdk.ObjectAllocationSample']);
+    expect(firstView(d.types, 'jdk.NoSuchType').shown).toEqual(['jdk.ExecutionSample']);
+  });
+
+  it('takes the view (lanes while the budget lasts), not the smallest types, from a large file', () => {
+    // Room for every type but the file reads: the allocations fit, and still wait for a pick.
+    expect(firstRound(d, 2_000_000, view, 40_000_000, false).sort()).toEqual(['jdk.ExecutionSample', 'jdk.GarbageCollection', 'jdk.JavaMonitorEnter', 'jdk.ThreadPark']);
+    // A small file takes the rest that fits as well (smallest first).
+    expect(firstRound(d, 2_000_000, view, 40_000_000, true).sort()).toEqual([
+      'jdk.ExecutionSample',
+      'jdk.GarbageCollection',
+      'jdk.JavaMonitorEnter',
+      'jdk.ObjectAllocationInNewTLAB',
+      'jdk.ObjectAllocationSample',
+      'jdk.ThreadPark',
+    ]);
+  });
+
+  it('decodes the shown type whatever the budget, within the row limit; lanes only while the budget lasts', () => {
+    expect(firstRound(d, 10_000, view, 40_000_000, false).sort()).toEqual(['jdk.ExecutionSample', 'jdk.GarbageCollection', 'jdk.JavaMonitorEnter']);
+    expect(firstRound(d, 0, firstView(d.types, 'jdk.FileRead'), 40_000_000, false)).toEqual(['jdk.FileRead']);
+    expect(firstRound(d, 0, firstView(d.types, 'jdk.FileRead'), 1_000_000, false)).toEqual([]);
+  });
+});
+
+describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => {
+  it('decodes the CPU samples and the lanes’ types of the example, as the CLI reads them; the rest when picked', async () => {
+    const file = join(root, 'fixtures/example.jfr');
+    const bytes = new Uint8Array(readFileSync(file));
+    // As a file past the small-file size would: the view only.
+    const session = sessionInNode(bytes, 2, undefined, 1000, undefined, 0);
+    const opened = await session.open((types) => firstView(types, ''), () => {});
+    const decoded = opened.eventTypes.filter((t) => t.count > 0 && !t.deferred).map((t) => t.name);
+    expect(decoded).toContain('jdk.ExecutionSample');
+    expect(decoded).toContain('jdk.ThreadPark');
+    expect(decoded).toContain('jdk.JavaMonitorEnter');
+    const deferred = opened.eventTypes.filter((t) => t.deferred).map((t) => t.name);
+    expect(deferred.sort()).toEqual(['jdk.ObjectAllocationInNewTLAB', 'profiler.WallClockSample']);
+    const collapse = (type: string) =>
+      execFileSync(cli, ['collapse', file, '--event', type], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const stacks = (p: typeof opened, type: string) => collapsedStacks(p, p.eventTypes.findIndex((t) => t.name === type), 'events');
+    expect(stacks(opened, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
+    expect(stacks(opened, 'jdk.ThreadPark')).toEqual(collapse('jdk.ThreadPark'));
+    const all = await session.load(deferred, () => {});
+    expect(stacks(all, 'jdk.ObjectAllocationInNewTLAB')).toEqual(collapse('jdk.ObjectAllocationInNewTLAB'));
+    expect(stacks(all, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
+  });
+});
