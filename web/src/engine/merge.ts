@@ -21,6 +21,14 @@ export function remapInto(map: number[], v: number): number {
   return v < 0 ? v : map[v];
 }
 
+/** `to[base + i]` = `from[i]` remapped through `map` (negative markers kept), for every i. */
+function remapColumn(to: Int32Array, base: number, from: Int32Array, map: number[]): void {
+  for (let i = 0; i < from.length; i++) {
+    const v = from[i];
+    to[base + i] = v < 0 ? v : map[v];
+  }
+}
+
 /** One description from the parts' own: types by name (counts added), chunks, errors, info. */
 export function mergeDescriptions(ds: Description[]): Description {
   if (ds.length === 1) return ds[0];
@@ -174,17 +182,18 @@ export class Merger {
     const n = p.eventType.length;
     const base = src.pos;
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
+    // Column by column: each loop reads one column of the piece and writes one of the output,
+    // small enough to stay inlined and sequential in memory.
     for (let i = 0; i < n; i++) {
-      const o = base + i;
       const ty = tyMap[p.eventType[i]];
       if (ty < 0) throw new Error(`Event type ${types[p.eventType[i]]} has rows but is missing from the recording's description.`);
-      out.eventType[o] = ty;
-      out.eventThread[o] = remapInto(thMap, p.eventThread[i]);
-      out.eventStack[o] = remapInto(stMap, p.eventStack[i]);
-      out.eventState[o] = remapInto(sMap, p.eventState[i]);
-      out.eventSubject[o] = remapInto(sMap, p.eventSubject[i]);
-      out.eventPeer[o] = remapInto(thMap, p.eventPeer[i]);
+      out.eventType[base + i] = ty;
     }
+    remapColumn(out.eventThread, base, p.eventThread, thMap);
+    remapColumn(out.eventStack, base, p.eventStack, stMap);
+    remapColumn(out.eventState, base, p.eventState, sMap);
+    remapColumn(out.eventSubject, base, p.eventSubject, sMap);
+    remapColumn(out.eventPeer, base, p.eventPeer, thMap);
     out.eventStart.set(p.eventStart, base);
     out.eventDuration.set(p.eventDuration, base);
     out.eventWeight.set(p.eventWeight, base);

@@ -30,54 +30,60 @@ export function utf8Data(strings: string[]): Data<Utf8> {
 
 /** `loaded`: the types whose rows are in `c` (a lazy load); every decodable type when absent. */
 export function toProfile(c: PartColumns, originMs: number, fileSize: number, loaded?: Set<string>): Profile {
-  const dictionary = makeVector(utf8Data(c.strings));
-  // One dictionary type (one id) shared by every string column: they index the same table.
-  const dictType = new Dictionary(new Utf8(), new Int32(), 0);
-  // -1 ("none") is null in Arrow: a validity bitmap marks it, the key itself stays -1.
-  const dict = (keys: Int32Array) => {
-    let nullCount = 0;
-    const valid = new Uint8Array((keys.length + 7) >> 3);
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] >= 0) valid[i >> 3] |= 1 << (i & 7);
-      else nullCount++;
-    }
-    const nullBitmap = nullCount ? valid : undefined;
-    return makeVector(makeData({ type: dictType, length: keys.length, nullCount, data: keys, nullBitmap, dictionary }));
-  };
-  const num = (_type: Int32 | Uint16 | Float32 | Float64 | Uint8, data: Int32Array | Uint16Array | Float32Array | Float64Array | Uint8Array) => makeVector(data);
-
   const threadName = i32(c.threadName);
   const frameName = i32(c.frameName);
   const frameCls = i32(c.frameClass);
-  const threads = new Table({
-    name: dict(threadName),
-    osId: num(new Float64(), c.threadOsId),
-    javaId: num(new Float64(), c.threadJavaId),
-    virtual: num(new Uint8(), c.threadVirtual),
-  });
-  const frames = new Table({
-    name: dict(frameName),
-    cls: dict(frameCls),
-    line: num(new Int32(), c.frameLine),
-    bci: num(new Int32(), c.frameBci),
-    kind: num(new Uint8(), c.frameKind),
-  });
   const stackFrame = i32(c.stackFrame);
-  const stacks = new Table({ frame: num(new Int32(), stackFrame), prefix: num(new Int32(), c.stackPrefix) });
   const evType = c.eventType;
-  const events = new Table({
-    type: num(new Uint16(), evType),
-    start: num(new Float64(), c.eventStart),
-    duration: num(new Float32(), c.eventDuration),
-    thread: num(new Int32(), c.eventThread),
-    stack: num(new Int32(), c.eventStack),
-    weight: num(new Float64(), c.eventWeight),
-    state: dict(c.eventState),
-    subject: dict(c.eventSubject),
-    value: num(new Float64(), c.eventValue),
-    peer: num(new Int32(), c.eventPeer),
-    offset: num(new Float64(), c.eventOffset),
-  });
+  // The Arrow tables serve the SQL console alone: built the first time it asks, not on every
+  // round (their validity bitmaps are a pass over every row).
+  let arrow: Profile['arrow'] | null = null;
+  const arrowTables = (): Profile['arrow'] => {
+    const dictionary = makeVector(utf8Data(c.strings));
+    // One dictionary type (one id) shared by every string column: they index the same table.
+    const dictType = new Dictionary(new Utf8(), new Int32(), 0);
+    // -1 ("none") is null in Arrow: a validity bitmap marks it, the key itself stays -1.
+    const dict = (keys: Int32Array) => {
+      let nullCount = 0;
+      const valid = new Uint8Array((keys.length + 7) >> 3);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] >= 0) valid[i >> 3] |= 1 << (i & 7);
+        else nullCount++;
+      }
+      const nullBitmap = nullCount ? valid : undefined;
+      return makeVector(makeData({ type: dictType, length: keys.length, nullCount, data: keys, nullBitmap, dictionary }));
+    };
+    const num = (_type: Int32 | Uint16 | Float32 | Float64 | Uint8, data: Int32Array | Uint16Array | Float32Array | Float64Array | Uint8Array) => makeVector(data);
+
+    const threads = new Table({
+      name: dict(threadName),
+      osId: num(new Float64(), c.threadOsId),
+      javaId: num(new Float64(), c.threadJavaId),
+      virtual: num(new Uint8(), c.threadVirtual),
+    });
+    const frames = new Table({
+      name: dict(frameName),
+      cls: dict(frameCls),
+      line: num(new Int32(), c.frameLine),
+      bci: num(new Int32(), c.frameBci),
+      kind: num(new Uint8(), c.frameKind),
+    });
+    const stacks = new Table({ frame: num(new Int32(), stackFrame), prefix: num(new Int32(), c.stackPrefix) });
+    const events = new Table({
+      type: num(new Uint16(), evType),
+      start: num(new Float64(), c.eventStart),
+      duration: num(new Float32(), c.eventDuration),
+      thread: num(new Int32(), c.eventThread),
+      stack: num(new Int32(), c.eventStack),
+      weight: num(new Float64(), c.eventWeight),
+      state: dict(c.eventState),
+      subject: dict(c.eventSubject),
+      value: num(new Float64(), c.eventValue),
+      peer: num(new Int32(), c.eventPeer),
+      offset: num(new Float64(), c.eventOffset),
+    });
+    return { threads, frames, stacks, events };
+  };
   const d = c.description;
   const ends = d.chunks.map((ch) => Number(BigInt(ch.startNs) + BigInt(ch.durationNs)) / 1e6);
   const headerEnd = ends.length ? Math.max(...ends) : originMs;
@@ -140,6 +146,8 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),
     })),
     info,
-    arrow: { threads, frames, stacks, events },
+    get arrow() {
+      return (arrow ??= arrowTables());
+    },
   };
 }

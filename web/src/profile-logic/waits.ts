@@ -144,8 +144,7 @@ const EMPTY_TRACK: Track = { start: new Float64Array(0), end: new Float64Array(0
 
 /**
  * The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event,
- * position; null accepts all). Two passes, one to count the spans and one to fill typed arrays
- * of that size, so a list of millions of waits grows no array and leaves no garbage.
+ * position; null accepts all), in typed arrays: a list of millions of waits grows no array.
  */
 export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
   // The track of a whole list (a thread's waits of one type, unfiltered) serves both the wait
@@ -158,19 +157,10 @@ const wholeTracks = new ListMemo<Track>();
 
 function spansOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
   const { start, duration } = profile.events;
-  let spans = 0;
-  let reach = -Infinity;
-  for (let k = 0; k < list.length; k++) {
-    const i = list[k];
-    const d = duration[i];
-    if (!(d > 0) || (keep !== null && !keep(i, k))) continue;
-    const a = start[i];
-    if (spans === 0 || a > reach) spans++;
-    if (a + d > reach) reach = a + d;
-  }
-  if (spans === 0) return EMPTY_TRACK;
-  const s = new Float64Array(spans);
-  const en = new Float64Array(spans);
+  // Room for one span per event: waits seldom overlap on a thread, so most lists need nearly
+  // all of it, and one pass fills it.
+  const s = new Float64Array(list.length);
+  const en = new Float64Array(list.length);
   let last = -1;
   for (let k = 0; k < list.length; k++) {
     const i = list[k];
@@ -185,9 +175,13 @@ function spansOf(profile: Profile, list: Int32Array, keep: ((i: number, k: numbe
       en[last] = b;
     }
   }
+  const spans = last + 1;
+  if (spans === 0) return EMPTY_TRACK;
+  // Mostly used: a view (no second copy of millions); else a copy, so the rest is freed.
+  const fit = (a: Float64Array<ArrayBuffer>) => (spans > list.length >> 1 ? a.subarray(0, spans) : a.slice(0, spans));
   const cum = new Float64Array(spans + 1);
   for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
-  return { start: s, end: en, cum };
+  return { start: fit(s), end: fit(en), cum };
 }
 
 /** Time the track covers within [a, b), ms. */
