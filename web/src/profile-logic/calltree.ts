@@ -7,6 +7,7 @@
  * leaves (each function, then who called it).
  */
 import { STACK_LOST, type FrameKind, type Profile } from '../columns/profile';
+import { callNodes, nodeWeights } from './callnodes';
 
 export interface CallNode {
   name: string;
@@ -70,64 +71,86 @@ function addNoStack(root: Builder, weights: Float64Array, length: number): void 
   }
 }
 
-/** The call tree of `weights` (per stack row, then "no stack" and "stack lost": see weightSlots). */
-export function callTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
-  const { frame, prefix, length } = profile.stacks;
-  const fname = profile.frames.name;
-  const fkind = profile.frames.kind;
+/**
+ * How large a tree may grow before slivers are hidden: past `maxNodes` nodes, those under
+ * `share` of the root's weight are left out (their weight stays in their parent's total), as
+ * `prune` would, without making them first.
+ */
+export interface Light {
+  maxNodes: number;
+  share: number;
+}
+
+/** The flame graph's: hide slivers under 1/5000 of the total when the tree passes 20,000 nodes. */
+export const LIGHT: Light = { maxNodes: 20_000, share: 1 / 5000 };
+
+/** The weights of "no stack" and "stack lost" (see weightSlots), zero when absent. */
+function lostWeight(weights: Float64Array, rows: number): number {
+  let w = 0;
+  for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) w += weights[slot];
+  return w;
+}
+
+/**
+ * The call tree of `weights` (per stack row, then "no stack" and "stack lost": see weightSlots),
+ * from the profile's call-node table (callnodes.ts): typed-array passes over the stack rows and
+ * the nodes, then one object per node shown.
+ */
+export function callTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
+  const t = callNodes(profile);
+  const { self, total, sum } = nodeWeights(t, weights);
+  const rows = profile.stacks.length;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
-  // Which rows carry weight, themselves or below: only those become nodes.
-  const live = new Uint8Array(length);
-  for (let s = length - 1; s >= 0; s--) {
-    if (weights[s] > 0 || live[s]) {
-      live[s] = 1;
-      const p = prefix[s];
-      if (p >= 0) live[p] = 1;
-    }
+  root.node.value = sum + lostWeight(weights, rows);
+  let min = Number.MIN_VALUE;
+  if (light) {
+    let count = 1;
+    for (let k = 0; k < t.length; k++) if (total[k] > 0) count++;
+    for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) count++;
+    if (count > light.maxNodes) min = Math.max(min, root.node.value * light.share);
   }
-  const builders: (Builder | undefined)[] = new Array(length);
-  for (let s = 0; s < length; s++) {
-    if (!live[s]) continue;
-    const p = prefix[s];
-    const parent = p >= 0 ? builders[p]! : root;
-    const f = frame[s];
-    const b = child(parent, fname[f], profile.strings[fname[f]], fkind[f] as FrameKind);
-    builders[s] = b;
-    const w = weights[s];
-    if (w > 0) {
-      b.node.self += w;
-      for (let q: number = s; q >= 0; q = prefix[q]) builders[q]!.node.value += w;
-      root.node.value += w;
-    }
+  const { prefix, name, kind } = t;
+  const nodes: (CallNode | undefined)[] = new Array(t.length);
+  for (let k = 0; k < t.length; k++) {
+    const v = total[k];
+    // A node's total is at least each child's: a dropped node drops its subtree.
+    if (!(v >= min)) continue;
+    const p = prefix[k];
+    const parent = p >= 0 ? nodes[p] : root.node;
+    if (!parent) continue;
+    const n: CallNode = { name: profile.strings[name[k]], value: v, self: self[k], kind: kind[k] as FrameKind, children: [] };
+    parent.children.push(n);
+    nodes[k] = n;
   }
-  addNoStack(root, weights, length);
+  const value = root.node.value;
+  addNoStack(root, weights, rows);
+  root.node.value = value;
+  if (min > Number.MIN_VALUE) root.node.children = root.node.children.filter((c) => c.value >= min);
   return root.node;
 }
 
-/** The inverted (callers) tree: roots are the leaf functions, children their callers. */
-export function invertedTree(profile: Profile, weights: Float64Array, rootName = 'all'): CallNode {
-  const { frame, prefix, length } = profile.stacks;
-  const fname = profile.frames.name;
-  const fkind = profile.frames.kind;
+/**
+ * The inverted (callers) tree: roots are the leaf functions, children their callers. Built from
+ * the call nodes with self weight, each walked up to its root (merged paths, not stack rows).
+ */
+export function invertedTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
+  const t = callNodes(profile);
+  const { self } = nodeWeights(t, weights);
+  const { prefix, name, kind } = t;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
-  for (let s = 0; s < length; s++) {
-    const w = weights[s];
+  for (let k = 0; k < t.length; k++) {
+    const w = self[k];
     if (!(w > 0)) continue;
     root.node.value += w;
     let b = root;
-    let first = true;
-    for (let q = s; q >= 0; q = prefix[q]) {
-      const f = frame[q];
-      b = child(b, fname[f], profile.strings[fname[f]], fkind[f] as FrameKind);
+    for (let q = k; q >= 0; q = prefix[q]) {
+      b = child(b, name[q], profile.strings[name[q]], kind[q] as FrameKind);
       b.node.value += w;
-      if (first) {
-        b.node.self += w;
-        first = false;
-      }
+      if (q === k) b.node.self += w;
     }
   }
-  addNoStack(root, weights, length);
-  return root.node;
+  addNoStack(root, weights, profile.stacks.length);
+  return light && countNodes(root.node) > light.maxNodes ? prune(root.node, root.node.value * light.share) : root.node;
 }
 
 /** Drop subtrees lighter than `minValue` (their weight stays in the parent's total). */

@@ -3,6 +3,7 @@
  * callees of one method (sandwich).
  */
 import type { Profile } from '../columns/profile';
+import { callNodes, nodeWeights } from './callnodes';
 
 export interface MethodRow {
   /** String index of `Class.method`. */
@@ -11,25 +12,21 @@ export interface MethodRow {
   total: number;
 }
 
-/** Self and total weight per method, heaviest total first. */
+/**
+ * Self and total weight per method, heaviest total first: from the call nodes' weights
+ * (callnodes.ts), a method's total is the sum of its outermost nodes' totals, so recursion
+ * counts once per stack.
+ */
 export function topMethods(profile: Profile, weights: Float64Array): MethodRow[] {
-  const { frame, prefix, length } = profile.stacks;
-  const fname = profile.frames.name;
+  const t = callNodes(profile);
+  const w = nodeWeights(t, weights);
   const self = new Float64Array(profile.strings.length);
   const total = new Float64Array(profile.strings.length);
-  const stamp = new Int32Array(profile.strings.length).fill(-1);
-  for (let s = 0; s < length; s++) {
-    const w = weights[s];
-    if (!(w > 0)) continue;
-    self[fname[frame[s]]] += w;
-    // Recursion counts a method once per stack.
-    for (let q = s; q >= 0; q = prefix[q]) {
-      const n = fname[frame[q]];
-      if (stamp[n] !== s) {
-        stamp[n] = s;
-        total[n] += w;
-      }
-    }
+  const { name, outermost } = t;
+  for (let k = 0; k < t.length; k++) {
+    if (!(w.total[k] > 0)) continue;
+    self[name[k]] += w.self[k];
+    if (outermost[k]) total[name[k]] += w.total[k];
   }
   const rows: MethodRow[] = [];
   for (let n = 0; n < total.length; n++) {

@@ -7,7 +7,7 @@
  *     methods, compare
  */
 import { useCallback, useMemo } from 'react';
-import { callTree, countNodes, invertedTree, prune, type CallNode } from '../profile-logic/calltree';
+import { callTree, countNodes, invertedTree, LIGHT, prune, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
@@ -190,9 +190,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;
-    const t = s.inverted ? invertedTree(profile, weights, root) : callTree(profile, weights, root);
-    // Keep the SVG light: hide slivers under 1/5000 of the total when the tree is large.
-    return countNodes(t) > 20_000 ? prune(t, t.value / 5000) : t;
+    // Keep the SVG light: slivers under 1/5000 of the total are left out when the tree is large.
+    return s.inverted ? invertedTree(profile, weights, root, LIGHT) : callTree(profile, weights, root, LIGHT);
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
   const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
   // One object per change of what it holds, so components that take it redraw only then.

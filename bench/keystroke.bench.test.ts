@@ -1,0 +1,203 @@
+/**
+ * Cost of one stack-filter keystroke in Node (one thread), through every computation the view
+ * redoes when the filter's text changes (selectors/derive.ts from filterLists on): the filters
+ * and running counts, the lanes' counts, the activity's spikes, the selection's count, the
+ * weights per stack, the flame graph's call tree (pruned as the view prunes it), the top methods,
+ * and d3's layout of the tree (hierarchy, sort, partition: the flame graph's data path, not its
+ * SVG). Median of 5 per text typed; the goal beside it.
+ *   1 M CPU samples over deep stacks (up to 256 frames), built here:
+ *     JFRSCOPE_BENCH=1 npx vitest run bench/keystroke.bench.test.ts
+ *   A recording, each event type named (all decoded, as after picking them):
+ *     JFRSCOPE_BENCH=1 FILE=fixtures/large/mixed.jfr TYPES=jdk.ExecutionSample,jdk.ObjectAllocationInNewTLAB npx vitest run bench/keystroke.bench.test.ts
+ */
+import { readFileSync } from 'node:fs';
+import { hierarchy, partition } from 'd3';
+import { it } from 'vitest';
+import type { Profile } from '../web/src/columns/profile';
+import { decodeInNode } from '../web/src/engine/node';
+import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
+import { callTree, LIGHT, type CallNode } from '../web/src/profile-logic/calltree';
+import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex } from '../web/src/profile-logic/event-index';
+import { compileRegex, filterLists, flagsOf, type Matcher } from '../web/src/profile-logic/filters';
+import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
+import { threadCounts } from '../web/src/profile-logic/lanes';
+import { topMethods } from '../web/src/profile-logic/methods';
+import { countInRange, weightsInRange } from '../web/src/profile-logic/ranges';
+import { runningStates } from '../web/src/profile-logic/running-counts';
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `samples` CPU samples on 64 threads over 60 s, on `leaves` distinct stacks of 32 to 256 frames
+ * that share prefixes as a real program's do (each new stack forks an earlier one at a random
+ * depth), frames drawn from 4,000 methods with 4 lines each.
+ */
+export function syntheticProfile(samples: number, leaves: number, seed = 1): Profile {
+  const rnd = mulberry32(seed);
+  const strings: string[] = ['', 'RUNNABLE'];
+  const METHODS = 4000;
+  for (let m = 0; m < METHODS; m++) strings.push(`com.example.p${m % 37}.Class${m % 613}.method${m}`);
+  const THREADS = 64;
+  for (let t = 0; t < THREADS; t++) strings.push(`worker-${t}`);
+  const LINES = 4;
+  const fname = new Int32Array(METHODS * LINES);
+  for (let f = 0; f < fname.length; f++) fname[f] = 2 + Math.floor(f / LINES);
+  const frame: number[] = [];
+  const prefix: number[] = [];
+  const leafRows = new Int32Array(leaves);
+  const path: number[] = [];
+  for (let l = 0; l < leaves; l++) {
+    const depth = 32 + Math.floor(rnd() * 225);
+    let row = -1;
+    let d = 0;
+    if (l > 0) {
+      // Fork an earlier stack at a random depth: walk it up to there.
+      let q = leafRows[Math.floor(rnd() * l)];
+      path.length = 0;
+      for (; q >= 0; q = prefix[q]) path.push(q);
+      d = Math.min(path.length, Math.floor(rnd() * Math.min(path.length, depth)));
+      row = d > 0 ? path[path.length - d] : -1;
+    }
+    for (; d < depth; d++) {
+      frame.push(Math.floor(rnd() * fname.length));
+      prefix.push(row);
+      row = frame.length - 1;
+    }
+    leafRows[l] = row;
+  }
+  const ev = {
+    type: new Uint16Array(samples),
+    start: new Float64Array(samples),
+    duration: new Float32Array(samples),
+    thread: new Int32Array(samples),
+    stack: new Int32Array(samples),
+    weight: new Float64Array(samples).fill(1),
+    state: new Int32Array(samples).fill(1),
+    subject: new Int32Array(samples).fill(-1),
+    value: new Float64Array(samples).fill(NaN),
+    peer: new Int32Array(samples).fill(-1),
+    offset: new Float64Array(samples),
+    length: samples,
+  };
+  for (let i = 0; i < samples; i++) {
+    ev.start[i] = (i / samples) * 60_000;
+    ev.thread[i] = Math.floor(rnd() * THREADS);
+    // Skewed: a few stacks hot, most seen a few times.
+    ev.stack[i] = leafRows[Math.floor(leaves * rnd() ** 2)];
+  }
+  return {
+    strings,
+    threads: { name: Int32Array.from({ length: THREADS }, (_, t) => 2 + METHODS + t), osId: new Float64Array(THREADS), javaId: new Float64Array(THREADS), virtual: new Uint8Array(THREADS), length: THREADS },
+    frames: { name: fname, cls: fname, line: new Int32Array(fname.length), bci: new Int32Array(fname.length), kind: new Uint8Array(fname.length).fill(1), length: fname.length },
+    stacks: { frame: Int32Array.from(frame), prefix: Int32Array.from(prefix), length: frame.length },
+    events: ev,
+    eventTypes: [{ name: 'jdk.ExecutionSample', label: 'Method Profiling Sample', kind: 'cpu', count: samples, hasStack: true, deferred: false }],
+    info: { startMs: 0, durationMs: 60_000, dataEndMs: null, stacksLost: 0, chunks: 1, fileSize: 0, jvm: null, os: null, cpu: null, settings: [], properties: [], flags: [], chunkList: [], errors: [] },
+    arrow: {} as Profile['arrow'],
+  };
+}
+
+function median(f: () => void, n = Number(process.env.REPEAT ?? 5)): number {
+  const t: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const a = performance.now();
+    f();
+    t.push(performance.now() - a);
+  }
+  return t.sort((x, y) => x - y)[n >> 1];
+}
+
+/** What the view redoes when the stack filter's text becomes `text`, stage by stage (ms). */
+function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { stages: Record<string, number>; nodes: number } {
+  const stages: Record<string, number> = {};
+  let at = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    stages[name] = (stages[name] ?? 0) + now - at;
+    at = now;
+  };
+  const re = compileRegex(text);
+  const stack: Matcher | null = re.ok ? re.re : null;
+  const lists = typeLists(p, idx, ty);
+  const ofType = flagsOf(p.events.length, eventsOfType(idx, ty));
+  const running = runningStates(p);
+  const interval = KINDS[p.eventTypes[ty].kind].interval;
+  const mode = weightModeOf(p, ty);
+  lap('setup (not per keystroke)');
+  const pass = filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running);
+  lap('filters');
+  const parts = interval ? pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : pass.cums;
+  const byThread = parts.slice(0, lists.byThread.length);
+  const tracks = interval ? matchTracks(p, byThread) : null;
+  threadCounts(p, byThread, mode);
+  activitySpikes(p, parts, tracks, pass.filtered.threads, interval ? 'threads' : 'count');
+  countInRange(p, parts, null);
+  lap('lanes, spikes, count');
+  const weights = weightsInRange(p, parts, null, mode);
+  lap('weights per stack');
+  const tree = callTree(p, weights, 'all', LIGHT);
+  lap('call tree');
+  topMethods(p, weights);
+  lap('top methods');
+  const h = hierarchy<CallNode>(tree, (d) => d.children)
+    .sum((d) => d.self)
+    .sort((a, b) => (a.data.name < b.data.name ? -1 : 1));
+  partition<CallNode>()(h);
+  lap('d3 layout');
+  return { stages, nodes: h.descendants().length };
+}
+
+function measure(label: string, p: Profile, types: number[], lines: string[]): void {
+  const idx = indexEvents(p);
+  const t0 = performance.now();
+  callTree(p, new Float64Array(p.stacks.length + 2), 'all');
+  lines.push(`${label}: ${p.events.length.toLocaleString('en-US')} events, ${p.stacks.length.toLocaleString('en-US')} stack rows; call-node table built once in ${(performance.now() - t0).toFixed(0)} ms`);
+  for (const ty of types) {
+    const t = p.eventTypes[ty];
+    // Two method-name fragments that occur in the type's stacks, typed as the browser bench types them.
+    const names = topMethods(p, weightsInRange(p, filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, typeLists(p, idx, ty).parts, flagsOf(p.events.length, eventsOfType(idx, ty)), null).cums, null, 'events'))
+      .map((r) => /([A-Za-z_$][\w$]*)\.[\w$<>]+$/.exec(p.strings[r.name])?.[1] ?? '')
+      .filter((s) => s.length > 2);
+    const w1 = names[3] ?? 'a';
+    const w2 = names.find((n) => n !== w1 && n.length > 2) ?? 'e';
+    const texts = [w1[0], w1.slice(0, 2), w1, `${w1}|${w2}`, '', w2, ''];
+    const totals: number[] = [];
+    const parts: string[] = [];
+    for (const text of texts) {
+      let last: ReturnType<typeof keystroke> | null = null;
+      const ms = median(() => (last = keystroke(p, idx, ty, text)));
+      const st = last!.stages;
+      const per = ms - st['setup (not per keystroke)'];
+      totals.push(per);
+      parts.push(`${JSON.stringify(text)} ${per.toFixed(0)} ms (${Object.entries(st).filter(([k]) => !k.startsWith('setup')).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; ${last!.nodes.toLocaleString('en-US')} nodes laid out)`);
+    }
+    const med = [...totals].sort((a, b) => a - b)[totals.length >> 1];
+    lines.push(`  ${t.name} (${t.count.toLocaleString('en-US')} events): keystroke median ${med.toFixed(0)} ms, max ${Math.max(...totals).toFixed(0)} ms; goal < 100 ms at 1 M samples, < 150 ms on 15 M interval events`);
+    for (const s of parts) lines.push(`    ${s}`);
+  }
+}
+
+it('one stack-filter keystroke, stage by stage', () => {
+  const lines: string[] = [];
+  const file = process.env.FILE;
+  if (file) {
+    const p = decodeInNode(new Uint8Array(readFileSync(file)));
+    const names = (process.env.TYPES ?? '').split(',').filter(Boolean);
+    const types = names.length ? names.map((n) => p.eventTypes.findIndex((t) => t.name === n)).filter((i) => i >= 0) : [p.eventTypes.map((t, i) => ({ t, i })).sort((a, b) => b.t.count - a.t.count)[0].i];
+    measure(file, p, types, lines);
+  } else {
+    const t0 = performance.now();
+    const p = syntheticProfile(Number(process.env.SAMPLES ?? 1_000_000), Number(process.env.LEAVES ?? 20_000));
+    measure(`synthetic (built in ${(performance.now() - t0).toFixed(0)} ms)`, p, [0], lines);
+  }
+  console.log(lines.join('\n'));
+}, 3_600_000);

@@ -1,0 +1,249 @@
+/**
+ * The call-node table and what is built on it (stack filters, call trees, top methods) against
+ * a brute-force reading of each event's own stack, walked frame by frame, on random profiles
+ * whose stacks repeat names at different lines and recurse.
+ */
+import { describe, expect, it } from 'vitest';
+import { STACK_LOST, type Profile } from '../../columns/profile';
+import { buildCallNodes, callNodes } from '../callnodes';
+import { callTree, countNodes, invertedTree, prune, type CallNode } from '../calltree';
+import { eventsOfType, indexEvents, typeLists } from '../event-index';
+import { compileRegex, filterLists, flagsOf, type Matcher } from '../filters';
+import { topMethods } from '../methods';
+import { weightsInRange } from '../ranges';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random profile: `names` methods, 3 frames (lines) each, a random stack tree, one sample type. */
+function randomProfile(seed: number, names: number, rows: number, events: number): Profile {
+  const r = rng(seed);
+  const strings = ['', 'main'];
+  for (let m = 0; m < names; m++) strings.push(`pkg${m % 3}.C${m % 5}.m${m}`);
+  const frameName = Int32Array.from({ length: names * 3 }, (_, f) => 2 + Math.floor(f / 3));
+  const frame = new Int32Array(rows);
+  const prefix = new Int32Array(rows);
+  for (let s = 0; s < rows; s++) {
+    frame[s] = Math.floor(r() * frameName.length);
+    // Deep chains mostly: a recent row as the prefix; a root now and then.
+    prefix[s] = s === 0 || r() < 0.05 ? -1 : Math.max(0, s - 1 - Math.floor(r() * Math.min(s, 8)));
+  }
+  const n = events;
+  const ev = {
+    type: new Uint16Array(n),
+    start: Float64Array.from({ length: n }, (_, i) => i),
+    duration: new Float32Array(n),
+    thread: Int32Array.from({ length: n }, () => Math.floor(r() * 3)),
+    stack: Int32Array.from({ length: n }, () => {
+      const x = r();
+      return x < 0.03 ? -1 : x < 0.05 ? STACK_LOST : Math.floor(r() * rows);
+    }),
+    weight: Float64Array.from({ length: n }, () => 1 + Math.floor(r() * 100)),
+    state: new Int32Array(n).fill(-1),
+    subject: new Int32Array(n).fill(-1),
+    value: new Float64Array(n).fill(NaN),
+    peer: new Int32Array(n).fill(-1),
+    offset: new Float64Array(n),
+    length: n,
+  };
+  return {
+    strings,
+    threads: { name: new Int32Array(3).fill(1), osId: new Float64Array(3), javaId: new Float64Array(3), virtual: new Uint8Array(3), length: 3 },
+    frames: { name: frameName, cls: frameName, line: new Int32Array(frameName.length), bci: new Int32Array(frameName.length), kind: Uint8Array.from(frameName, (x) => x % 4), length: frameName.length },
+    stacks: { frame, prefix, length: rows },
+    events: ev,
+    eventTypes: [{ name: 'jdk.ObjectAllocationSample', label: 'Allocation', kind: 'alloc', count: n, hasStack: true, deferred: false }],
+    info: { startMs: 0, durationMs: n, dataEndMs: null, stacksLost: 0, chunks: 1, fileSize: 0, jvm: null, os: null, cpu: null, settings: [], properties: [], flags: [], chunkList: [], errors: [] },
+    arrow: {} as Profile['arrow'],
+  };
+}
+
+/** An event's stack as method names, root first, read by walking its frames; null without one. */
+function namesOf(p: Profile, i: number): string[] | null {
+  const s = p.events.stack[i];
+  if (s < 0) return null;
+  const out: string[] = [];
+  for (let q = s; q >= 0; q = p.stacks.prefix[q]) out.push(p.strings[p.frames.name[p.stacks.frame[q]]]);
+  return out.reverse();
+}
+
+/** The tree of paths, each event added along its path (root first), as plain nested maps. */
+interface Plain {
+  value: number;
+  self: number;
+  children: Map<string, Plain>;
+}
+
+/** Self weight at the path's end (a callee tree), or at its start (a callers tree: the leaf). */
+function plainOf(paths: { path: string[]; w: number }[], selfAtStart: boolean): Plain {
+  const root: Plain = { value: 0, self: 0, children: new Map() };
+  for (const { path, w } of paths) {
+    root.value += w;
+    let at = root;
+    path.forEach((name, k) => {
+      let c = at.children.get(name);
+      if (!c) at.children.set(name, (c = { value: 0, self: 0, children: new Map() }));
+      c.value += w;
+      if (selfAtStart && k === 0) c.self += w;
+      at = c;
+    });
+    if (!selfAtStart || path.length === 0) at.self += w;
+  }
+  return root;
+}
+
+/** Where `t` differs from `plain` (weights to 1e-6, children by name, each name once), in words. */
+function differences(t: CallNode, plain: Plain, where = 'root', out: string[] = []): string[] {
+  const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+  if (!close(t.value, plain.value)) out.push(`${where}: value ${t.value}, want ${plain.value}`);
+  if (!close(t.self, plain.self)) out.push(`${where}: self ${t.self}, want ${plain.self}`);
+  const names = t.children.map((c) => c.name);
+  if (new Set(names).size !== names.length) out.push(`${where}: a child named twice`);
+  const want = [...plain.children.keys()].sort().join('|');
+  if ([...names].sort().join('|') !== want) out.push(`${where}: children ${[...names].sort().join('|')}, want ${want}`);
+  for (const c of t.children) {
+    const p = plain.children.get(c.name);
+    if (p && out.length < 10) differences(c, p, `${where};${c.name}`, out);
+  }
+  return out;
+}
+
+function expectSame(t: CallNode, plain: Plain): void {
+  expect(differences(t, plain)).toEqual([]);
+}
+
+function byEvent(p: Profile, keep: (i: number) => boolean, w: (i: number) => number, inverted: boolean): Plain {
+  const paths: { path: string[]; w: number }[] = [];
+  for (let i = 0; i < p.events.length; i++) {
+    if (!keep(i)) continue;
+    const s = p.events.stack[i];
+    const names = namesOf(p, i);
+    const path = names ? (inverted ? names.reverse() : names) : [s === STACK_LOST ? '(stack lost: chunk cut)' : '(no stack)'];
+    paths.push({ path, w: w(i) });
+  }
+  return plainOf(paths, inverted);
+}
+
+const SEEDS = [1, 2, 3, 4, 5, 6];
+
+describe('call-node table', () => {
+  it('merges exactly the stack rows whose name paths are equal, callers before callees', () => {
+    for (const seed of SEEDS) {
+      const p = randomProfile(seed, 12, 3000, 10);
+      const t = buildCallNodes(p);
+      const pathOfRow = (s: number) => {
+        const out: number[] = [];
+        for (let q = s; q >= 0; q = p.stacks.prefix[q]) out.push(p.frames.name[p.stacks.frame[q]]);
+        return out.join(',');
+      };
+      const pathOfNode = (n: number) => {
+        const out: number[] = [];
+        for (let q = n; q >= 0; q = t.prefix[q]) out.push(t.name[q]);
+        return out.join(',');
+      };
+      const distinct = new Map<string, number>();
+      for (let s = 0; s < p.stacks.length; s++) {
+        const path = pathOfRow(s);
+        expect(pathOfNode(t.ofStack[s])).toBe(path);
+        if (!distinct.has(path)) distinct.set(path, t.ofStack[s]);
+        expect(t.ofStack[s]).toBe(distinct.get(path));
+      }
+      expect(t.length).toBe(distinct.size);
+      for (let n = 0; n < t.length; n++) {
+        expect(t.prefix[n]).toBeLessThan(n);
+        const above = new Set<number>();
+        for (let q = t.prefix[n]; q >= 0; q = t.prefix[q]) above.add(t.name[q]);
+        expect(t.outermost[n], `node ${n}`).toBe(above.has(t.name[n]) ? 0 : 1);
+      }
+    }
+  });
+
+  it('is built once per stack table', () => {
+    const p = randomProfile(9, 5, 100, 10);
+    expect(callNodes(p)).toBe(callNodes({ ...p }));
+  });
+});
+
+describe('per-stack filters and stack-summed trees against each event walked', () => {
+  for (const seed of SEEDS) {
+    it(`random profile ${seed}`, () => {
+      const p = randomProfile(seed, 20, 4000, 3000);
+      const index = indexEvents(p);
+      const lists = typeLists(p, index, 0);
+      const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+      for (const [inc, exc] of [
+        ['m1$|m7$', ''],
+        ['C3', 'm2$'],
+        ['', 'pkg1'],
+        ['', ''],
+      ]) {
+        const stack = compileRegex(inc);
+        const exclude = compileRegex(exc);
+        if (!stack.ok || !exclude.ok) throw new Error('bad test regex');
+        const { filtered, cums } = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+        const has = (i: number, re: Matcher | null) => (namesOf(p, i) ?? []).some((n) => re!.test(n));
+        const keep = (i: number) => {
+          if (p.events.stack[i] < 0) return !stack.re;
+          return (!stack.re || has(i, stack.re)) && !(exclude.re && has(i, exclude.re));
+        };
+        const wrong: number[] = [];
+        for (let i = 0; i < p.events.length; i++) if (filtered.match[i] !== (keep(i) ? 1 : 0)) wrong.push(i);
+        expect(wrong, `${inc} / ${exc}`).toEqual([]);
+        const weights = weightsInRange(p, cums, null, 'bytes');
+        const w = (i: number) => p.events.weight[i];
+        expectSame(callTree(p, weights), byEvent(p, keep, w, false));
+        expectSame(invertedTree(p, weights), byEvent(p, keep, w, true));
+        // Top methods: a method's total once per event whatever its recursion, self at the leaf.
+        const total = new Map<string, number>();
+        const self = new Map<string, number>();
+        for (let i = 0; i < p.events.length; i++) {
+          const names = namesOf(p, i);
+          if (!keep(i) || !names) continue;
+          for (const n of new Set(names)) total.set(n, (total.get(n) ?? 0) + w(i));
+          const leaf = names[names.length - 1];
+          self.set(leaf, (self.get(leaf) ?? 0) + w(i));
+        }
+        const rows = topMethods(p, weights);
+        expect(rows.length).toBe(total.size);
+        for (const r of rows) {
+          expect(r.total).toBeCloseTo(total.get(p.strings[r.name])!, 6);
+          expect(r.self).toBeCloseTo(self.get(p.strings[r.name]) ?? 0, 6);
+        }
+      }
+    });
+  }
+
+  it('a light tree is the full tree pruned, made without the pruned nodes', () => {
+    for (const seed of SEEDS.slice(0, 3)) {
+      const p = randomProfile(seed, 20, 4000, 3000);
+      const weights = new Float64Array(p.stacks.length + 2);
+      for (let i = 0; i < p.events.length; i++) {
+        const s = p.events.stack[i];
+        weights[s >= 0 ? s : s === STACK_LOST ? p.stacks.length + 1 : p.stacks.length] += p.events.weight[i];
+      }
+      const full = callTree(p, weights);
+      const inv = invertedTree(p, weights);
+      for (const light of [
+        { maxNodes: 50, share: 0.01 },
+        { maxNodes: 1e9, share: 0.5 },
+        { maxNodes: 10, share: 0.2 },
+      ]) {
+        const want = countNodes(full) > light.maxNodes ? prune(full, full.value * light.share) : full;
+        expectSame(callTree(p, weights, 'all', light), byTree(want));
+        expectSame(invertedTree(p, weights, 'all', light), byTree(countNodes(inv) > light.maxNodes ? prune(inv, inv.value * light.share) : inv));
+      }
+    }
+  });
+});
+
+function byTree(t: CallNode): Plain {
+  return { value: t.value, self: t.self, children: new Map(t.children.map((c) => [c.name, byTree(c)])) };
+}
