@@ -272,16 +272,32 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   for (let t = 0; t < lists.length && every; t++) if (lists[t].length && !kept(t)) every = false;
   // Every event of the type matches: the type's flags serve as the match (shared, never written).
   const match = every ? ofType : new Uint8Array(profile.events.length);
-  const state = profile.events.state;
+  const { state, stack } = profile.events;
+  // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
+  const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
+  const stackOk = test?.stackOk ?? new Uint8Array(0);
+  const noStack = test?.noStack ? 1 : 0;
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
     if (!kept(t)) return { list, match: m, running: r };
     let cm = 0;
     let cr = 0;
+    if (stackOnly && !running) {
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
+        const s = stack[i];
+        if (s >= 0 ? stackOk[s] : noStack) {
+          match[i] = 1;
+          cm++;
+        }
+        m[k + 1] = cm;
+      }
+      return { list, match: m, running: r };
+    }
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
-      if (!test || passes(test, i)) {
+      if (!test || (stackOnly ? (stack[i] >= 0 ? stackOk[stack[i]] : noStack) : passes(test, i))) {
         if (!every) match[i] = 1;
         cm++;
         if (running) {

@@ -91,13 +91,37 @@ export function selectInRanges(profile: Profile, cums: readonly Cumulative[], ra
   return Int32Array.from(out);
 }
 
-/** Weight per stack row (then "no stack" and "stack lost": calltree's weightSlots) of the matching events in the range, durations clipped to it. */
+/**
+ * Weight per stack row (then "no stack" and "stack lost": calltree's weightSlots) of the matching
+ * events in the range, durations clipped to it. The events starting inside the range are summed
+ * in a loop per weight mode (the keystroke's pass over every selected event); those that began
+ * before it and reach in, with their clipped durations.
+ */
 export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null, mode: WeightMode): Float64Array {
   const out = weightSlots(profile);
   const n = profile.stacks.length;
-  const { stack } = profile.events;
-  forEachInRange(profile, cums, range, (i) => {
-    out[stackSlot(stack[i], n)] += weightIn(profile, i, mode, range);
-  });
+  const { stack, weight, duration } = profile.events;
+  const byWeight = mode === 'samples' || mode === 'bytes';
+  const byDuration = mode === 'duration';
+  for (const cum of cums) {
+    const [lo, mid, hi] = overlapPositions(profile, cum, range);
+    const { list, match: m } = cum;
+    for (let k = lo; k < mid; k++) {
+      const i = list[k];
+      if (m[k + 1] !== m[k] && reachesIn(profile, i, range!)) out[stackSlot(stack[i], n)] += weightIn(profile, i, mode, range);
+    }
+    // Inside the range: a duration is clipped only at the range's end (as durationIn reckons it).
+    const end = range ? range[1] : Infinity;
+    const start = profile.events.start;
+    for (let k = mid; k < hi; k++) {
+      if (m[k + 1] === m[k]) continue;
+      const i = list[k];
+      const s = stack[i];
+      const slot = s >= 0 ? s : stackSlot(s, n);
+      if (byWeight) out[slot] += weight[i];
+      else if (byDuration) out[slot] += range ? Math.max(0, Math.min(start[i] + duration[i], end) - start[i]) : duration[i];
+      else out[slot] += 1;
+    }
+  }
   return out;
 }
