@@ -8,9 +8,12 @@
  *   call nodes (one per distinct path of names; prefix < node)
  *     a ─ b ─ c                  node 0 ─ node 1 ─ node 2      ofStack = [0, 1, 2, 1, 2]
  *
- * A keystroke then costs one pass over the weights per stack row (self weight per node) and one
- * pass over the nodes in reverse order (totals: each node adds its total to its prefix's), all
- * typed arrays; objects are made only for the nodes a flame graph shows.
+ * A keystroke then costs a pass over the stack rows that hold weight (listed by weightsInRange,
+ * see withSlots), a walk up from each to the first node already reached (so each node on their
+ * paths is visited once), and a pass over those nodes deepest first (totals: each adds its total
+ * to its caller's), all typed arrays; objects are made only for the nodes a flame graph shows.
+ * Nothing per keystroke reads every row of the stack table, which a recording of deep, varied
+ * stacks fills with tens of millions.
  */
 import type { Profile } from '../columns/profile';
 
@@ -23,9 +26,14 @@ export interface CallNodeTable {
   kind: Uint8Array;
   /** 1 where the node's method appears nowhere among its callers (recursion counted once). */
   outermost: Uint8Array;
+  /** Distance from the root (0 at a root). */
+  depth: Int32Array;
+  maxDepth: number;
   /** Per stack row, its node. */
   ofStack: Int32Array;
   length: number;
+  /** Scratch for nodeWeights: per node, its entry in the pass under way, else -1. */
+  scratch: Int32Array | null;
 }
 
 const cache = new WeakMap<Profile['stacks'], CallNodeTable>();
@@ -49,6 +57,8 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   const prefix = new Int32Array(rows);
   const name = new Int32Array(rows);
   const kind = new Uint8Array(rows);
+  const depth = new Int32Array(rows);
+  let maxDepth = 0;
   let size = 1024;
   while (size < rows * 2) size *= 2;
   const mask = size - 1;
@@ -78,6 +88,9 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
       prefix[node] = parent;
       name[node] = nm;
       kind[node] = f >= 0 && f < fkind.length ? fkind[f] : 0;
+      const d = parent >= 0 ? depth[parent] + 1 : 0;
+      depth[node] = d;
+      if (d > maxDepth) maxDepth = d;
     }
     ofStack[s] = node;
   }
@@ -86,8 +99,11 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
     name: name.slice(0, n),
     kind: kind.slice(0, n),
     outermost: outermostOf(prefix, name, n, profile.strings.length),
+    depth: depth.slice(0, n),
+    maxDepth,
     ofStack,
     length: n,
+    scratch: null,
   };
 }
 
@@ -123,29 +139,98 @@ function outermostOf(prefix: Int32Array, name: Int32Array, n: number, names: num
   return out;
 }
 
-/** Per node: weight where the node is the leaf (self), and of its whole subtree (total). */
+const slotLists = new WeakMap<Float64Array, Int32Array>();
+
+/**
+ * Record which slots of `weights` (per stack row, calltree.ts weightSlots) hold weight, each
+ * once, so the passes below read only those; without it they scan every row. The weights must
+ * not gain weight in other slots afterwards.
+ */
+export function withSlots(weights: Float64Array, slots: Int32Array): Float64Array {
+  slotLists.set(weights, slots);
+  return weights;
+}
+
+/** The stack rows of `weights` with weight, as recorded or found by a scan. */
+function weightedRows(weights: Float64Array, rows: number): Int32Array {
+  const known = slotLists.get(weights);
+  if (known) return known;
+  const out: number[] = [];
+  const n = Math.min(rows, weights.length);
+  for (let s = 0; s < n; s++) if (weights[s] > 0) out.push(s);
+  return Int32Array.from(out);
+}
+
+/**
+ * The weights of the nodes on the paths of weighted stacks, one entry per node: `node` its call
+ * node, `up` its caller's entry (-1 at a root), `self` and `total` its weights; `order` lists the
+ * entries deepest first (callees before callers). `sum` is the roots' total (the stacks' weight;
+ * "no stack" and "stack lost" not included).
+ */
 export interface NodeWeights {
+  node: Int32Array;
+  up: Int32Array;
   self: Float64Array;
   total: Float64Array;
-  /** Sum over the roots (the stacks' weights; "no stack" and "stack lost" not included). */
+  order: Int32Array;
   sum: number;
 }
 
-/** Node weights from weights per stack row (calltree.ts weightSlots: the rows' slots are read). */
+const weighed = new WeakMap<Float64Array, NodeWeights>();
+
+/** Node weights from weights per stack row (calltree.ts weightSlots), once per weights array. */
 export function nodeWeights(t: CallNodeTable, weights: Float64Array): NodeWeights {
-  const self = new Float64Array(t.length);
-  const { ofStack, prefix } = t;
-  const rows = ofStack.length;
-  for (let s = 0; s < rows; s++) {
-    const w = weights[s];
-    if (w > 0) self[ofStack[s]] += w;
+  let w = weighed.get(weights);
+  if (!w) {
+    w = weigh(t, weights);
+    weighed.set(weights, w);
   }
+  return w;
+}
+
+function weigh(t: CallNodeTable, weights: Float64Array): NodeWeights {
+  const { ofStack, prefix, depth } = t;
+  const rows = ofStack.length;
+  const pos = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
+  const slots = weightedRows(weights, rows);
+  // Each weighted stack's node and its callers up to the first already reached.
+  const list: number[] = [];
+  for (let k = 0; k < slots.length; k++) {
+    const s = slots[k];
+    if (s < 0 || s >= rows || !(weights[s] > 0)) continue;
+    for (let q = ofStack[s]; q >= 0 && pos[q] < 0; q = prefix[q]) {
+      pos[q] = list.length;
+      list.push(q);
+    }
+  }
+  const n = list.length;
+  const node = Int32Array.from(list);
+  const up = new Int32Array(n);
+  const self = new Float64Array(n);
+  for (let c = 0; c < n; c++) {
+    const p = prefix[node[c]];
+    up[c] = p >= 0 ? pos[p] : -1;
+  }
+  for (let k = 0; k < slots.length; k++) {
+    const s = slots[k];
+    if (s < 0 || s >= rows) continue;
+    const x = weights[s];
+    if (x > 0) self[pos[ofStack[s]]] += x;
+  }
+  for (let c = 0; c < n; c++) pos[node[c]] = -1;
+  // Deepest first: a counting sort by depth.
+  const start = new Int32Array(t.maxDepth + 2);
+  for (let c = 0; c < n; c++) start[t.maxDepth - depth[node[c]] + 1]++;
+  for (let d = 0; d <= t.maxDepth; d++) start[d + 1] += start[d];
+  const order = new Int32Array(n);
+  for (let c = 0; c < n; c++) order[start[t.maxDepth - depth[node[c]]]++] = c;
   const total = self.slice();
   let sum = 0;
-  for (let k = t.length - 1; k >= 0; k--) {
-    const p = prefix[k];
-    if (p >= 0) total[p] += total[k];
-    else sum += total[k];
+  for (let k = 0; k < n; k++) {
+    const c = order[k];
+    const u = up[c];
+    if (u >= 0) total[u] += total[c];
+    else sum += total[c];
   }
-  return { self, total, sum };
+  return { node, up, self, total, order, sum };
 }

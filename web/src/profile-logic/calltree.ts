@@ -98,29 +98,32 @@ function lostWeight(weights: Float64Array, rows: number): number {
  */
 export function callTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
   const t = callNodes(profile);
-  const { self, total, sum } = nodeWeights(t, weights);
+  const { node, up, self, total, order, sum } = nodeWeights(t, weights);
   const rows = profile.stacks.length;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
   root.node.value = sum + lostWeight(weights, rows);
   let min = Number.MIN_VALUE;
   if (light) {
     let count = 1;
-    for (let k = 0; k < t.length; k++) if (total[k] > 0) count++;
+    for (let c = 0; c < total.length; c++) if (total[c] > 0) count++;
     for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) count++;
     if (count > light.maxNodes) min = Math.max(min, root.node.value * light.share);
   }
-  const { prefix, name, kind } = t;
-  const nodes: (CallNode | undefined)[] = new Array(t.length);
-  for (let k = 0; k < t.length; k++) {
-    const v = total[k];
-    // A node's total is at least each child's: a dropped node drops its subtree.
+  const { name, kind } = t;
+  const made: (CallNode | undefined)[] = new Array(total.length);
+  // Callers before callees: the order deepest first, backwards.
+  for (let k = order.length - 1; k >= 0; k--) {
+    const c = order[k];
+    const v = total[c];
+    // A node's total is at least each callee's: a dropped node drops its subtree.
     if (!(v >= min)) continue;
-    const p = prefix[k];
-    const parent = p >= 0 ? nodes[p] : root.node;
+    const u = up[c];
+    const parent = u >= 0 ? made[u] : root.node;
     if (!parent) continue;
-    const n: CallNode = { name: profile.strings[name[k]], value: v, self: self[k], kind: kind[k] as FrameKind, children: [] };
+    const g = node[c];
+    const n: CallNode = { name: profile.strings[name[g]], value: v, self: self[c], kind: kind[g] as FrameKind, children: [] };
     parent.children.push(n);
-    nodes[k] = n;
+    made[c] = n;
   }
   const value = root.node.value;
   addNoStack(root, weights, rows);
@@ -135,22 +138,28 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
  */
 export function invertedTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
   const t = callNodes(profile);
-  const { self } = nodeWeights(t, weights);
-  const { prefix, name, kind } = t;
+  const { node, up, self } = nodeWeights(t, weights);
+  const { name, kind } = t;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
-  for (let k = 0; k < t.length; k++) {
-    const w = self[k];
+  for (let c = 0; c < self.length; c++) {
+    const w = self[c];
     if (!(w > 0)) continue;
     root.node.value += w;
     let b = root;
-    for (let q = k; q >= 0; q = prefix[q]) {
-      b = child(b, name[q], profile.strings[name[q]], kind[q] as FrameKind);
+    for (let q = c; q >= 0; q = up[q]) {
+      const g = node[q];
+      b = child(b, name[g], profile.strings[name[g]], kind[g] as FrameKind);
       b.node.value += w;
-      if (q === k) b.node.self += w;
+      if (q === c) b.node.self += w;
     }
   }
   addNoStack(root, weights, profile.stacks.length);
   return light && countNodes(root.node) > light.maxNodes ? prune(root.node, root.node.value * light.share) : root.node;
+}
+
+/** The whole weight of `weights` (the stacks', "no stack" and "stack lost"), summed over the rows that hold it. */
+export function totalWeight(profile: Profile, weights: Float64Array): number {
+  return nodeWeights(callNodes(profile), weights).sum + lostWeight(weights, profile.stacks.length);
 }
 
 /** Drop subtrees lighter than `minValue` (their weight stays in the parent's total). */

@@ -2,7 +2,8 @@
  * What the filters select, as plain arrays over the profile's columns:
  *
  *   regex text ─ compileRegex ─ per frame name (tested once) ─ per stack (propagated along
- *   the prefix tree, one pass) ─ per event: selected or not
+ *   the prefix tree, from the first known caller, for the rows events reach) ─ per event:
+ *   selected or not
  *
  * Every function is pure and allocation-light so a keystroke re-filters a million events fast.
  */
@@ -41,32 +42,74 @@ export function compileRegex(text: string): RegexResult {
   }
 }
 
-/** For each distinct frame name (string index), whether `re` matches it. */
-function nameMatches(profile: Profile, re: Matcher): Uint8Array {
-  const out = new Uint8Array(profile.strings.length);
-  const seen = new Uint8Array(profile.strings.length);
-  const names = profile.frames.name;
-  for (let f = 0; f < names.length; f++) {
-    const s = names[f];
-    if (!seen[s]) {
-      seen[s] = 1;
-      out[s] = re.test(profile.strings[s]) ? 1 : 0;
+/**
+ * The stack filters (include and exclude) per stack row, found on demand: an event's row is
+ * resolved with its callers up to the first row already known, each name tested once, so a
+ * keystroke costs the rows the selected events reach, not the whole stack table (tens of millions
+ * of rows in a recording of deep, varied stacks).
+ *
+ *   memo[row]: 0 not known yet, else 1 + (the include matches on its path) + 2 × (the exclude does)
+ */
+export class StackFilter {
+  readonly memo: Uint8Array;
+  /** Per memo value: 1 where the filters keep the row. */
+  readonly keeps: Uint8Array;
+  /** Per string: 0 untested, else 1 + include matches + 2 × exclude matches. */
+  private readonly names: Uint8Array;
+  private readonly path: number[] = [];
+  constructor(
+    private readonly profile: Profile,
+    private readonly inc: Matcher | null,
+    private readonly exc: Matcher | null,
+  ) {
+    this.memo = new Uint8Array(profile.stacks.length);
+    this.names = new Uint8Array(profile.strings.length);
+    this.keeps = new Uint8Array(5);
+    for (let v = 1; v <= 4; v++) {
+      const i = (v - 1) & 1;
+      const e = (v - 1) & 2;
+      this.keeps[v] = (!inc || i) && !(exc && e) ? 1 : 0;
     }
   }
-  return out;
-}
 
-/** For each stack row, whether it or one of its callers has a frame matching `re`. */
-export function stacksMatching(profile: Profile, re: Matcher): Uint8Array {
-  const byName = nameMatches(profile, re);
-  const { frame, prefix, length } = profile.stacks;
-  const fname = profile.frames.name;
-  const out = new Uint8Array(length);
-  for (let s = 0; s < length; s++) {
-    const p = prefix[s];
-    out[s] = byName[fname[frame[s]]] || (p >= 0 ? out[p] : 0);
+  private nameBits(n: number): number {
+    let v = this.names[n];
+    if (v === 0) {
+      const text = this.profile.strings[n] ?? '';
+      v = 1 + (this.inc?.test(text) ? 1 : 0) + (this.exc?.test(text) ? 2 : 0);
+      this.names[n] = v;
+    }
+    return v - 1;
   }
-  return out;
+
+  /** The memo value of row `s`, resolving it and its unknown callers. */
+  resolve(s: number): number {
+    const { memo, path } = this;
+    const { frame, prefix } = this.profile.stacks;
+    const fname = this.profile.frames.name;
+    path.length = 0;
+    let q = s;
+    // A prefix that is not an earlier row (never written by the parser) ends the walk.
+    while (q >= 0 && memo[q] === 0) {
+      path.push(q);
+      const p = prefix[q];
+      q = p < q ? p : -1;
+    }
+    let bits = q >= 0 ? memo[q] - 1 : 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const r = path[k];
+      const f = frame[r];
+      bits |= this.nameBits(f >= 0 && f < fname.length ? fname[f] : 0);
+      memo[r] = bits + 1;
+    }
+    return memo[s];
+  }
+
+  /** Whether the filters keep stack row `s`. */
+  test(s: number): boolean {
+    const v = this.memo[s];
+    return this.keeps[v === 0 ? this.resolve(s) : v] === 1;
+  }
 }
 
 /** For each thread row, whether its name matches `re` (all when `re` is null). */
@@ -184,8 +227,8 @@ export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
  * instance, never per event. Null when none applies.
  */
 export interface EventTest {
-  /** Per stack row, 1 when the stack filters keep it; null without stack filters. */
-  stackOk: Uint8Array | null;
+  /** The stack filters per stack row; null without stack filters. */
+  stackOk: StackFilter | null;
   /** Whether an event without a stack passes the stack filters. */
   noStack: boolean;
   /** String index of the thread state to keep; -2 for any. */
@@ -203,19 +246,14 @@ export interface EventTest {
 }
 
 export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null {
-  const inc = spec.stack ? stacksMatching(profile, spec.stack) : null;
-  const exc = spec.exclude ? stacksMatching(profile, spec.exclude) : null;
+  const inc = spec.stack ?? null;
+  const exc = spec.exclude ?? null;
   const state = spec.state ? profile.strings.indexOf(spec.state) : -2;
   const subject = spec.subject ?? null;
   const duration = spec.duration ?? null;
   const spans = spec.span ? spanTracks(profile, spec.span) : null;
   if (!inc && !exc && state === -2 && !subject && !duration && !spans) return null;
-  // One flag per stack row for both stack filters, so the test reads one byte.
-  let stackOk: Uint8Array | null = null;
-  if (inc || exc) {
-    stackOk = new Uint8Array(profile.stacks.length);
-    for (let s = 0; s < stackOk.length; s++) stackOk[s] = (!inc || inc[s]) && !(exc && exc[s]) ? 1 : 0;
-  }
+  const stackOk = inc || exc ? new StackFilter(profile, inc, exc) : null;
   const instances = hasInstances(profile.eventTypes[spec.type]?.kind);
   return {
     stackOk,
@@ -235,7 +273,7 @@ export function passes(f: EventTest, i: number): boolean {
   const e = f.profile.events;
   if (f.stackOk) {
     const s = e.stack[i];
-    if (s < 0 ? !f.noStack : !f.stackOk[s]) return false;
+    if (s < 0 ? !f.noStack : !f.stackOk.test(s)) return false;
   }
   if (f.state !== -2 && e.state[i] !== f.state) return false;
   if (f.duration && (e.duration[i] < f.duration[0] || e.duration[i] > f.duration[1])) return false;
@@ -275,7 +313,9 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   const { state, stack } = profile.events;
   // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
-  const stackOk = test?.stackOk ?? new Uint8Array(0);
+  const filter = test?.stackOk ?? null;
+  const memo = filter?.memo ?? new Uint8Array(0);
+  const keeps = filter?.keeps ?? new Uint8Array(5);
   const noStack = test?.noStack ? 1 : 0;
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
@@ -287,7 +327,12 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
       for (let k = 0; k < list.length; k++) {
         const i = list[k];
         const s = stack[i];
-        if (s >= 0 ? stackOk[s] : noStack) {
+        let v = 0;
+        if (s >= 0) {
+          v = memo[s];
+          if (v === 0) v = filter!.resolve(s);
+        }
+        if (s >= 0 ? keeps[v] : noStack) {
           match[i] = 1;
           cm++;
         }
@@ -297,7 +342,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     }
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
-      if (!test || (stackOnly ? (stack[i] >= 0 ? stackOk[stack[i]] : noStack) : passes(test, i))) {
+      if (!test || (stackOnly ? (stack[i] >= 0 ? filter!.test(stack[i]) : noStack) : passes(test, i))) {
         if (!every) match[i] = 1;
         cm++;
         if (running) {

@@ -23,10 +23,10 @@ export function topMethods(profile: Profile, weights: Float64Array): MethodRow[]
   const self = new Float64Array(profile.strings.length);
   const total = new Float64Array(profile.strings.length);
   const { name, outermost } = t;
-  for (let k = 0; k < t.length; k++) {
-    if (!(w.total[k] > 0)) continue;
-    self[name[k]] += w.self[k];
-    if (outermost[k]) total[name[k]] += w.total[k];
+  for (let c = 0; c < w.node.length; c++) {
+    const g = w.node[c];
+    self[name[g]] += w.self[c];
+    if (outermost[g]) total[name[g]] += w.total[c];
   }
   const rows: MethodRow[] = [];
   for (let n = 0; n < total.length; n++) {

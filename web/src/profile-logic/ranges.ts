@@ -12,6 +12,7 @@
  * events in [mid, hi) overlap for sure; those in [lo, mid) only when they end inside.
  */
 import { stackSlot, weightSlots } from './calltree';
+import { withSlots } from './callnodes';
 import { firstAtOrAfter, firstReachingPast } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
@@ -103,12 +104,19 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
   const { stack, weight, duration } = profile.events;
   const byWeight = mode === 'samples' || mode === 'bytes';
   const byDuration = mode === 'duration';
+  // The slots that gain weight, each once (see callnodes.ts withSlots).
+  const slots: number[] = [];
+  const add = (slot: number, x: number) => {
+    const before = out[slot];
+    out[slot] = before + x;
+    if (before === 0 && out[slot] > 0) slots.push(slot);
+  };
   for (const cum of cums) {
     const [lo, mid, hi] = overlapPositions(profile, cum, range);
     const { list, match: m } = cum;
     for (let k = lo; k < mid; k++) {
       const i = list[k];
-      if (m[k + 1] !== m[k] && reachesIn(profile, i, range!)) out[stackSlot(stack[i], n)] += weightIn(profile, i, mode, range);
+      if (m[k + 1] !== m[k] && reachesIn(profile, i, range!)) add(stackSlot(stack[i], n), weightIn(profile, i, mode, range));
     }
     // Inside the range: a duration is clipped only at the range's end (as durationIn reckons it).
     const end = range ? range[1] : Infinity;
@@ -118,10 +126,11 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
       const i = list[k];
       const s = stack[i];
       const slot = s >= 0 ? s : stackSlot(s, n);
-      if (byWeight) out[slot] += weight[i];
-      else if (byDuration) out[slot] += range ? Math.max(0, Math.min(start[i] + duration[i], end) - start[i]) : duration[i];
-      else out[slot] += 1;
+      const x = byWeight ? weight[i] : byDuration ? (range ? Math.max(0, Math.min(start[i] + duration[i], end) - start[i]) : duration[i]) : 1;
+      const before = out[slot];
+      out[slot] = before + x;
+      if (before === 0 && out[slot] > 0) slots.push(slot);
     }
   }
-  return out;
+  return withSlots(out, Int32Array.from(slots));
 }

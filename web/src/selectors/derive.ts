@@ -7,7 +7,7 @@
  *     methods, compare
  */
 import { useCallback, useMemo } from 'react';
-import { callTree, countNodes, invertedTree, LIGHT, prune, type CallNode } from '../profile-logic/calltree';
+import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalOf, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
@@ -187,7 +187,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return sum / Math.max(b - a, 1e-9);
   }, [tracks, filtered, s.range, profile]);
   const weights = useMemo(() => weightsInRange(profile, cums.parts, s.range, weightMode), [profile, cums, s.range, weightMode]);
-  const totalWeight = useMemo(() => weights.reduce((a, b) => a + b, 0), [weights]);
+  const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;
     // Keep the SVG light: slivers under 1/5000 of the total are left out when the tree is large.

@@ -8,7 +8,7 @@ import { STACK_LOST, type Profile } from '../../columns/profile';
 import { buildCallNodes, callNodes } from '../callnodes';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
-import { compileRegex, filterLists, flagsOf, type Matcher } from '../filters';
+import { compileRegex, eventTest, filterLists, flagsOf, passes, type Matcher } from '../filters';
 import { topMethods } from '../methods';
 import { weightsInRange } from '../ranges';
 
@@ -197,6 +197,12 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         const wrong: number[] = [];
         for (let i = 0; i < p.events.length; i++) if (filtered.match[i] !== (keep(i) ? 1 : 0)) wrong.push(i);
         expect(wrong, `${inc} / ${exc}`).toEqual([]);
+        // The same through the loop that also counts running states, and through the per-event test.
+        const withRunning = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() }, lists.parts, ofType, new Uint8Array(p.strings.length));
+        expect(withRunning.filtered.match).toEqual(filtered.match);
+        const test = eventTest(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() });
+        for (let i = 0; i < p.events.length; i++) if (p.events.stack[i] >= 0 && (test ? passes(test, i) : true) !== keep(i)) wrong.push(i);
+        expect(wrong, `${inc} / ${exc} (eventTest)`).toEqual([]);
         const weights = weightsInRange(p, cums, null, 'bytes');
         const w = (i: number) => p.events.weight[i];
         expectSame(callTree(p, weights), byEvent(p, keep, w, false));
