@@ -110,7 +110,10 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
     if (count > light.maxNodes) min = Math.max(min, root.node.value * light.share);
   }
   const { name, kind } = t;
-  const made: (CallNode | undefined)[] = new Array(total.length);
+  // Per entry, its object's index in `made` (-1: left out); a typed array, as a JS array this
+  // long would fall back to a dictionary.
+  const at = new Int32Array(total.length).fill(-1);
+  const made: CallNode[] = [];
   // Callers before callees: the order deepest first, backwards.
   for (let k = order.length - 1; k >= 0; k--) {
     const c = order[k];
@@ -118,12 +121,13 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
     // A node's total is at least each callee's: a dropped node drops its subtree.
     if (!(v >= min)) continue;
     const u = up[c];
-    const parent = u >= 0 ? made[u] : root.node;
+    const parent = u < 0 ? root.node : at[u] >= 0 ? made[at[u]] : null;
     if (!parent) continue;
     const g = node[c];
     const n: CallNode = { name: profile.strings[name[g]], value: v, self: self[c], kind: kind[g] as FrameKind, children: [] };
     parent.children.push(n);
-    made[c] = n;
+    at[c] = made.length;
+    made.push(n);
   }
   const value = root.node.value;
   addNoStack(root, weights, rows);
