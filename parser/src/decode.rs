@@ -16,7 +16,9 @@ use crate::error::Result;
 use crate::plan::{fast_plan, plan_steps, Fast, FastPlan, Head, Plan, Role, Step};
 use crate::reader::{pack_groups, varint_in_word, RawStr, Reader};
 use crate::resolve::{Cached, Resolver};
+use crate::shape::ShapeRole;
 use crate::sink::{RowSink, BATCH};
+use crate::ticks::Ticks;
 use crate::Recording;
 use rustc_hash::FxHashMap;
 
@@ -56,6 +58,7 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
     let mut counts: Vec<u64> = Vec::new();
     let mut info: Vec<bool> = Vec::new();
     let mut plans: Vec<Option<Plan>> = Vec::new();
+    let mut shape: Vec<ShapeRole> = Vec::new();
     let mut slot_of_class: FxHashMap<u64, u32> = FxHashMap::default();
     for c in md.classes.iter() {
         if !c.is_event() {
@@ -86,7 +89,9 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         counts.push(0);
         info.push(!rows_only && (INFO_TYPES.contains(&c.name.as_str()) || crate::FLAG_TYPES.contains(&c.name.as_str())));
         plans.push(plan);
+        shape.push(if rows_only { ShapeRole::None } else { crate::shape::role_of(chunk, c) });
     }
+    let ticks = Ticks::new(&chunk.header);
     const DENSE: u64 = 1 << 16;
     let max_dense = slot_of_class.keys().copied().filter(|&id| id < DENSE).max().map(|m| m as usize + 1).unwrap_or(0);
     let mut dense = vec![u32::MAX; max_dense];
@@ -121,6 +126,9 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
                 if let Some(n) = counts.get_mut(si) {
                     *n += 1;
                 }
+                if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
+                    rec.shape.read(chunk, &ticks, role, body, at + size);
+                }
                 if decode_fast(chunk, &mut d, rec, &mut out, ty, ops, at, at + size, body).is_some() {
                     continue;
                 }
@@ -144,6 +152,9 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
             continue;
         };
         *n += 1;
+        if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
+            rec.shape.read(chunk, &ticks, role, body, at + size);
+        }
         let is_info = info.get(si).copied().unwrap_or(false);
         if is_info {
             if let Ok((name, v)) = chunk.decode_event(at) {
@@ -174,8 +185,20 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         rec.info.data_end_nanos = Some(rec.info.data_end_nanos.map_or(end, |d| d.max(end)));
     }
     if !rows_only {
+        let mut mine: Vec<(u32, u64)> = Vec::new();
         for (&row, &n) in rows.iter().zip(&counts) {
             rec.types[row as usize].count += n;
+            if n > 0 {
+                match mine.iter_mut().find(|(r, _)| *r == row) {
+                    Some(x) => x.1 += n,
+                    None => mine.push((row, n)),
+                }
+            }
+        }
+        if rec.chunk_counts.len() == rec.chunks.len() {
+            if let Some(last) = rec.chunk_counts.last_mut() {
+                *last = mine;
+            }
         }
     }
     rec.errors.extend(errors);

@@ -21,6 +21,7 @@ pub mod metadata;
 mod plan;
 pub mod reader;
 mod resolve;
+pub mod shape;
 mod sink;
 pub mod table;
 mod ticks;
@@ -94,8 +95,14 @@ pub struct Recording {
     pub type_index: FxHashMap<String, u32>,
     /// Headers of the chunks read.
     pub chunks: Vec<ChunkHeader>,
+    /// Per chunk of `chunks` (same order), the events of each type in it: (row in `types`,
+    /// count), the types with none left out. What a time window of a type holds is known
+    /// before any of it is decoded.
+    pub chunk_counts: Vec<Vec<(u32, u64)>>,
     /// The description.
     pub info: Info,
+    /// Samples and waiting threads per second, from every event (not only decoded rows).
+    pub shape: shape::Shape,
     /// Errors, in file order.
     pub errors: Vec<Error>,
 }
@@ -114,7 +121,8 @@ pub struct Options {
 /// each into the same [`Recording`] (the browser defers types too large to hold at once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Pass {
-    /// Chunk headers, type counts, the description, every error, and rows of the wanted types.
+    /// Chunk headers, type counts, the shape over time, the description, every error, and rows
+    /// of the wanted types.
     #[default]
     Full,
     /// Everything [`Pass::Full`] records except rows.
@@ -254,6 +262,7 @@ fn decode_opened(chunk: Result<Chunk<'_>>, header: ChunkHeader, opts: &Options, 
     let rows_only = opts.pass == Pass::Rows;
     if !rows_only {
         rec.chunks.push(header);
+        rec.chunk_counts.push(Vec::new());
     }
     match chunk {
         Ok(chunk) => {

@@ -26,6 +26,12 @@
  *   NAME.jfr.nativemem.tsv.gz       each profiler.Malloc and profiler.Free in file order:
  *                                     M<TAB>start ns<TAB>address<TAB>size<TAB>stack (as collapsed)
  *                                     F<TAB>start ns<TAB>address
+ *   NAME.jfr.shape.tsv              per second since the epoch with any: second<TAB>execution
+ *                                   samples starting in it<TAB>allocation samples starting in
+ *                                   it<TAB>ns of waits (monitor enter/wait, native lock, park,
+ *                                   sleep, file and socket I/O) overlapping it; sorted by second
+ *   NAME.jfr.chunk-counts.tsv       for recordings of several chunks: chunk<TAB>type<TAB>count, each
+ *                                   chunk (cut out by its header's size) read on its own
  *   NAME.jfr.kinds.tsv              for recordings with virtual threads, pinned virtual threads,
  *                                   native memory, native locks, spans or method traces: the
  *                                   fields the parser puts into its event columns, summed (sorted):
@@ -50,6 +56,32 @@ public class Golden {
     static final List<String> SAMPLE_TYPES = List.of("jdk.ExecutionSample", "jdk.NativeMethodSample",
         "profiler.WallClockSample", "jdk.CPUTimeSample");
 
+    static final List<String> SHAPE_SAMPLES = List.of("jdk.ExecutionSample", "jdk.CPUTimeSample", "jdk.NativeMethodSample",
+        "profiler.WallClockSample");
+    static final List<String> SHAPE_ALLOCS = List.of("jdk.ObjectAllocationSample", "jdk.ObjectAllocationInNewTLAB",
+        "jdk.ObjectAllocationOutsideTLAB");
+    static final List<String> SHAPE_WAITS = List.of("jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "profiler.NativeLock",
+        "jdk.ThreadPark", "jdk.ThreadSleep", "jdk.FileRead", "jdk.FileWrite", "jdk.SocketRead", "jdk.SocketWrite");
+
+    static long nanos(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** Adds one event to the per-second shape: {samples, allocs, wait ns} per second. */
+    static void shape(RecordedEvent e, String type, TreeMap<Long, long[]> shape) {
+        long start = nanos(e.getStartTime());
+        long sec = Math.floorDiv(start, 1_000_000_000L);
+        if (SHAPE_SAMPLES.contains(type)) shape.computeIfAbsent(sec, k -> new long[3])[0]++;
+        if (SHAPE_ALLOCS.contains(type)) shape.computeIfAbsent(sec, k -> new long[3])[1]++;
+        if (SHAPE_WAITS.contains(type)) {
+            long end = start + Math.max(0, e.getDuration().toNanos());
+            for (long s = sec; s <= Math.floorDiv(end, 1_000_000_000L); s++) {
+                long lo = Math.max(start, s * 1_000_000_000L), hi = Math.min(end, (s + 1) * 1_000_000_000L);
+                if (hi > lo) shape.computeIfAbsent(s, k -> new long[3])[2] += hi - lo;
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Path out = Paths.get(args[0]);
         Files.createDirectories(out);
@@ -64,11 +96,38 @@ public class Golden {
                 }
             }
             try {
+                chunkCounts(jfr, out, name);
                 write(jfr, out, name);
             } catch (Exception e) {
                 System.err.println("notice: RecordingFile cannot read " + file + ": " + e);
             }
         }
+    }
+
+    /** Events per type of each chunk, each chunk's bytes read by RecordingFile alone. */
+    static void chunkCounts(Path jfr, Path out, String name) throws IOException {
+        byte[] all = Files.readAllBytes(jfr);
+        List<byte[]> chunks = new ArrayList<>();
+        for (int pos = 0; pos + 68 <= all.length; ) {
+            long size = java.nio.ByteBuffer.wrap(all, pos + 8, 8).getLong();
+            if (size <= 0 || pos + size > all.length) break;
+            chunks.add(Arrays.copyOfRange(all, pos, (int) (pos + size)));
+            pos += (int) size;
+        }
+        if (chunks.size() < 2) return;
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < chunks.size(); k++) {
+            Path one = Files.createTempFile("chunk", ".jfr");
+            Files.write(one, chunks.get(k));
+            TreeMap<String, Long> counts = new TreeMap<>();
+            try (RecordingFile rf = new RecordingFile(one)) {
+                while (rf.hasMoreEvents()) counts.merge(rf.readEvent().getEventType().getName(), 1L, Long::sum);
+            }
+            Files.delete(one);
+            final int chunk = k;
+            counts.forEach((t, n) -> b.append(chunk).append('\t').append(t).append('\t').append(n).append('\n'));
+        }
+        Files.writeString(out.resolve(name + ".chunk-counts.tsv"), b);
     }
 
     static void write(Path jfr, Path out, String name) throws IOException {
@@ -80,6 +139,7 @@ public class Golden {
         StringBuilder samples = new StringBuilder();
         StringBuilder nativemem = new StringBuilder();
         TreeMap<String, long[]> kinds = new TreeMap<>();
+        TreeMap<Long, long[]> shape = new TreeMap<>();
         List<long[]> memory = new ArrayList<>();
         long[] malloc = new long[2];
         try (RecordingFile rf = new RecordingFile(jfr)) {
@@ -96,6 +156,7 @@ public class Golden {
                 counts.merge(type, 1L, Long::sum);
                 addFields(e, type, fields);
                 kinds(e, type, kinds, memory, malloc);
+                shape(e, type, shape);
                 boolean hasStack = withStack.contains(type);
                 long weight = type.equals("profiler.WallClockSample") && e.hasField("samples") ? e.getLong("samples") : 1;
                 if (hasStack) {
@@ -161,6 +222,11 @@ public class Golden {
                 b.append('\n');
             });
             Files.writeString(out.resolve(name + ".kinds.tsv"), b);
+        }
+        if (!shape.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            shape.forEach((k, v) -> b.append(k).append('\t').append(v[0]).append('\t').append(v[1]).append('\t').append(v[2]).append('\n'));
+            Files.writeString(out.resolve(name + ".shape.tsv"), b);
         }
         StringBuilder c = new StringBuilder();
         counts.forEach((k, v) -> c.append(k).append('\t').append(v).append('\n'));

@@ -215,6 +215,31 @@ impl Parser {
         self.rec.events.offset.iter().map(|&o| o as f64).collect()
     }
 
+    /// The first bin of the shape over time (seconds since the epoch; see [`Self::shape_samples`]).
+    #[wasm_bindgen(js_name = shapeFirst)]
+    pub fn shape_first(&self) -> f64 {
+        self.rec.shape.first as f64
+    }
+
+    /// Execution samples per second of the recording from [`Self::shape_first`], counted in
+    /// the count pass from every event.
+    #[wasm_bindgen(js_name = shapeSamples)]
+    pub fn shape_samples(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.shape.samples[..])
+    }
+
+    /// Allocation samples per second.
+    #[wasm_bindgen(js_name = shapeAllocs)]
+    pub fn shape_allocs(&self) -> js_sys::Uint32Array {
+        js_sys::Uint32Array::from(&self.rec.shape.allocs[..])
+    }
+
+    /// Waiting threads on average per second (monitor, park, sleep and I/O waits).
+    #[wasm_bindgen(js_name = shapeWaiting)]
+    pub fn shape_waiting(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.rec.shape.waiting[..])
+    }
+
     /// `{ types, info, chunks, errors }` as JSON text (small: one row per type and chunk).
     pub fn describe(&self) -> String {
         let r = &self.rec;
@@ -247,6 +272,18 @@ impl Parser {
                 "{{\"offset\":{},\"size\":{},\"startNs\":\"{}\",\"durationNs\":\"{}\",\"version\":\"{}.{}\"}}",
                 c.offset, c.size, c.start_nanos, c.duration_nanos, c.major, c.minor
             );
+        }
+        // Per chunk: [type index, count, type index, count, …] (types with events only).
+        s.push_str("],\"chunkCounts\":[");
+        for (i, c) in r.chunk_counts.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push('[');
+            for (k, (t, n)) in c.iter().enumerate() {
+                let _ = write!(s, "{}{t},{n}", if k > 0 { "," } else { "" });
+            }
+            s.push(']');
         }
         s.push_str("],\"errors\":[");
         for (i, e) in r.errors.iter().enumerate() {

@@ -21,6 +21,7 @@ pub fn read(path: &Path) -> Vec<u8> {
 }
 
 /// The `.jfr` and `.jfr.gz` files of `dir`, sorted (the deliberately invalid one left out).
+#[allow(dead_code)]
 pub fn recordings_in(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()

@@ -36,6 +36,26 @@ export interface EventTypeInfo {
   hasStack: boolean;
   /** Its events are counted but their rows are not in the events table yet (a lazy load). */
   deferred: boolean;
+  /**
+   * Too many to hold whole: only the rows of the chunks overlapping this time window (ms since
+   * the recording's start) are in the events table, `rows` of `count`.
+   */
+  window?: { fromMs: number; toMs: number; rows: number };
+}
+
+/**
+ * The whole recording's shape per second, from the count pass over every event (decoded or
+ * not): execution samples, allocation samples, and waiting threads on average (monitor, park,
+ * sleep and I/O waits overlapping the second, divided by its length).
+ */
+export interface RecordingShape {
+  /** Start of the first bin, wall-clock ms since the epoch (a whole second). */
+  startMs: number;
+  /** Width of a bin, ms. */
+  binMs: number;
+  samples: Uint32Array;
+  allocs: Uint32Array;
+  waiting: Float64Array;
 }
 
 export interface ThreadTable {
@@ -107,6 +127,8 @@ export interface RecordingInfo {
   /** Per chunk, in file order: byte offset and size, start (wall-clock ms) and duration (ms). */
   chunkList: { offset: number; size: number; startMs: number; durationMs: number }[];
   errors: RecordingError[];
+  /** Samples and waiting threads per second over the whole recording; null when not counted. */
+  shape?: RecordingShape | null;
 }
 
 export interface Profile {

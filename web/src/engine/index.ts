@@ -16,7 +16,8 @@
  * file dropped) or closing the recording terminates them.
  */
 import type { Table } from 'apache-arrow';
-import type { Profile } from '../columns/profile';
+import type { Profile, RecordingShape } from '../columns/profile';
+import { recordingShape } from './shape';
 import type { Description, PartColumns } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
@@ -249,8 +250,8 @@ class WorkerGroup implements GroupDecoder {
     return m.description;
   }
 
-  async rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (p: PartColumns, last: boolean) => void): Promise<void> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected }, onProgress, (p) => onPiece(p, false));
+  async rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (p: PartColumns, last: boolean) => void, chunks?: number[]): Promise<void> {
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }
@@ -368,6 +369,7 @@ export function loadRecording(
   _name: string,
   onProgress: (done: number, total: number) => void,
   want: string[] | ViewOf = [],
+  onCounted?: (shape: RecordingShape | null, originMs: number) => void,
 ): LoadHandle {
   const groups: WorkerGroup[] = [];
   let stopped = false;
@@ -420,6 +422,10 @@ export function loadRecording(
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
+    session.onCounted = (d) => {
+      performance.mark('jfrscope:overview');
+      onCounted?.(recordingShape(d.shape), originMs);
+    };
     const profile = await session.open(want, onProgress);
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
       throw new Error(`This file could not be read as a JFR recording: ${profile.info.errors[0].message}`);
@@ -436,13 +442,31 @@ export function loadRecording(
 }
 
 /** Decode the rows of deferred `types` in the recording's workers: the profile with them added. */
-export async function loadTypes(profile: Profile, types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
+export async function loadTypes(profile: Profile, types: string[], onProgress: (done: number, total: number) => void, view?: [number, number]): Promise<Profile> {
   const o = opened.get(profile);
   if (!o) throw new Error('The recording is no longer open.');
   performance.mark('jfrscope:decode');
-  const next = await o.session.load(types, onProgress);
+  const next = await o.session.load(types, onProgress, view);
   opened.set(next, o);
   return next;
+}
+
+/**
+ * The rows of `type` (held as a time window: too many to hold whole) for the view [fromMs,
+ * toMs], ms since the start: the chunks overlapping it, replacing the previous window.
+ */
+export async function loadWindow(profile: Profile, type: string, view: [number, number], onProgress: (done: number, total: number) => void): Promise<Profile> {
+  const o = opened.get(profile);
+  if (!o) throw new Error('The recording is no longer open.');
+  const next = await o.session.loadWindow(type, view, onProgress);
+  opened.set(next, o);
+  return next;
+}
+
+/** Whether a window of `type` for the view [fromMs, toMs] would fit the page, and what it spans. */
+export function windowFor(profile: Profile, type: string, view: [number, number]): { fromMs: number; toMs: number; rows: number } | null {
+  const plan = opened.get(profile)?.session.planWindow(type, view);
+  return plan ? { fromMs: plan.fromMs, toMs: plan.toMs, rows: plan.rows.reduce((a, b) => a + b, 0) } : null;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { TupleIds } from './ids';
 import type { Description, PartColumns, TypeRow } from './parts';
+import { mergeShapes } from './shape';
 
 export type PartData = Omit<PartColumns, 'description'>;
 
@@ -49,6 +50,7 @@ export function mergeDescriptions(ds: Description[]): Description {
       }
     }
     desc.chunks.push(...d.chunks);
+    // (chunkCounts index each part's own types: they stay with the part.)
     desc.errors.push(...d.errors);
     const info = desc.info;
     info.jvm ??= d.info.jvm;
@@ -68,6 +70,7 @@ export function mergeDescriptions(ds: Description[]): Description {
       if (!info.properties.some((x) => x.key === s.key && x.value === s.value)) info.properties.push(s);
     }
   }
+  desc.shape = mergeShapes(ds.map((d) => d.shape));
   return desc;
 }
 

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { countGroup, decodable, readPart, rowsGroup, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
+import { countGroup, decodable, describeCounted, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
@@ -46,7 +46,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   const counted = groups.map((g) => {
     const p = new Parser(originMs) as unknown as WasmParser;
     each(g, (b, o, i) => p.countChunks(b, o, i));
-    const d = JSON.parse(p.describe()) as Description;
+    const d = describeCounted(p);
     p.free();
     return d;
   });
@@ -83,7 +83,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     return {
       size: end - base,
       count: (onProgress) => countGroup(make, source, onProgress),
-      rows: (types, expected, onProgress, onPiece) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows),
+      rows: (types, expected, onProgress, onPiece, chunks) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows, chunks),
     };
   });
   return new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);

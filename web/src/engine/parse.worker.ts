@@ -25,8 +25,15 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
     source.hold(req.hold);
     post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress) });
   } else if (req.kind === 'rows') {
-    await rowsGroup(make, source, req.types, req.expected, progress, (part, last) =>
-      post({ kind: last ? 'rows' : 'piece', id: req.id, part }, transferables(part)),
+    await rowsGroup(
+      make,
+      source,
+      req.types,
+      req.expected,
+      progress,
+      (part, last) => post({ kind: last ? 'rows' : 'piece', id: req.id, part }, transferables(part)),
+      undefined,
+      req.chunks,
     );
     // The file's bytes stay on disk from now on; later rounds and event details read them again.
     source.release();

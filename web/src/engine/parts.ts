@@ -19,9 +19,24 @@ export function decodable(t: TypeRow): boolean {
   return t.count > 0 && (t.kind !== 'other' || t.hasStack);
 }
 
+/** The count pass's shape over time: per second from `first` (seconds since the epoch). */
+export interface ShapeBins {
+  first: number;
+  samples: Uint32Array;
+  allocs: Uint32Array;
+  waiting: Float64Array;
+}
+
 export interface Description {
   types: TypeRow[];
   chunks: { offset: number; size: number; startNs: string; durationNs: string; version: string }[];
+  /**
+   * Per chunk of `chunks`, events per type as flat pairs [index into this description's `types`,
+   * count, …]. Only in one decoder's own description (merging renumbers the types).
+   */
+  chunkCounts?: number[][];
+  /** From the count pass. */
+  shape?: ShapeBins;
   errors: { message: string; chunk: number; offset: number }[];
   info: {
     jvm: { name: string; version: string; args: string; flags: string } | null;
@@ -106,6 +121,10 @@ export interface WasmParser {
   eventPeer(): Int32Array;
   eventOffset(): Float64Array;
   describe(): string;
+  shapeFirst(): number;
+  shapeSamples(): Uint32Array;
+  shapeAllocs(): Uint32Array;
+  shapeWaiting(): Float64Array;
   free(): void;
 }
 
@@ -268,9 +287,20 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
  * One group of chunks through a parser, chunk by chunk (so wasm memory holds one chunk's bytes
  * at a time). With no chunk header at all, the whole group goes in once, for the parser's error.
  */
-async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void) {
+async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void, only?: number[]) {
   if (g.spans.length === 0) return f(await g.read(g.base, g.size), g.base, 0);
   let done = 0;
+  if (only) {
+    // A time window: only the chunks at these offsets, each read on its own.
+    const want = new Set(only);
+    for (const s of g.spans) {
+      if (!want.has(s.offset)) continue;
+      f(await g.read(s.offset, s.size), s.offset, s.index);
+      done += s.size;
+      onProgress(done);
+    }
+    return;
+  }
   let k = 0;
   for await (const bytes of g.each()) {
     const s = g.spans[k++];
@@ -280,12 +310,19 @@ async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: 
   }
 }
 
+/** A count pass's description, with its shape over time. */
+export function describeCounted(p: WasmParser): Description {
+  const d = JSON.parse(p.describe()) as Description;
+  d.shape = { first: p.shapeFirst(), samples: p.shapeSamples(), allocs: p.shapeAllocs(), waiting: p.shapeWaiting() };
+  return d;
+}
+
 /** Counts, description and errors of a group: the count pass. */
 export async function countGroup(make: () => WasmParser, g: GroupSource, onProgress: (done: number) => void): Promise<Description> {
   const p = make();
   try {
     await eachChunk(g, onProgress, (b, o, i) => p.countChunks(b, o, i));
-    return JSON.parse(p.describe()) as Description;
+    return describeCounted(p);
   } finally {
     p.free();
   }
@@ -295,7 +332,8 @@ export async function countGroup(make: () => WasmParser, g: GroupSource, onProgr
 export const PIECE_ROWS = 1 << 16;
 
 /**
- * Rows of `types` in a group (`expected` of them, from its count), handed out in pieces as they
+ * Rows of `types` in a group (`expected` of them, from its count), or in its chunks at the
+ * offsets `chunks` only (a time window), handed out in pieces as they
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
  * piece (`last`) carries the errors decoding met.
  */
@@ -307,6 +345,7 @@ export async function rowsGroup(
   onProgress: (done: number) => void,
   onPiece: (piece: PartColumns, last: boolean) => void,
   pieceRows = PIECE_ROWS,
+  chunks?: number[],
 ): Promise<void> {
   const p = make();
   try {
@@ -320,7 +359,7 @@ export async function rowsGroup(
           onPiece(readPart(p), false);
           p.nextPiece();
         }
-      });
+      }, chunks);
     }
     onPiece(readPart(p), true);
   } finally {

@@ -4,7 +4,7 @@
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
  *   count {id, hold}  ─▶ progress* ─▶ counted {description}
- *   rows {id, types}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
+ *   rows {id, types, chunks?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  */
@@ -15,7 +15,7 @@ import type { ChunkSpan } from './layout';
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number; hold?: number }
-  | { kind: 'rows'; id: number; types: string[]; expected: number }
+  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[] }
   | { kind: 'event'; id: number; chunk: number; offset: number }
   | { kind: 'table'; id: number; type: string };
 

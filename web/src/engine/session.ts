@@ -5,6 +5,8 @@
  *   first round   rows of what the first view shows: its type, and the types its lanes draw
  *                 while the row budget lasts (a small file: every type that fits the budget)
  *   later rounds  rows of a deferred type when the user picks it          ─ Merger(had, new)
+ *   window rounds a type too large to hold whole: the rows of the chunks overlapping the view
+ *                 (decode on zoom), replacing the type's previous window   ─ Merger(had − type, new)
  *
  * Rows stream from the decoders in pieces into one preallocated set of columns (merge.ts).
  *
@@ -29,7 +31,92 @@ export interface GroupDecoder {
   count(onProgress: (done: number) => void): Promise<Description>;
   /** Rows of `types` (`expected` of them, as the count pass found), in pieces; the last one
    * carries the errors decoding met. */
-  rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (piece: PartColumns, last: boolean) => void): Promise<void>;
+  rows(
+    types: string[],
+    expected: number,
+    onProgress: (done: number) => void,
+    onPiece: (piece: PartColumns, last: boolean) => void,
+    chunks?: number[],
+  ): Promise<void>;
+}
+
+/** A time window of one type: which chunks of each group it decodes, and how many rows. */
+export interface WindowPlan {
+  type: string;
+  /** Per group: offsets of its chunks in the window. */
+  chunks: number[][];
+  /** Per group: rows of the type in those chunks (as the count pass found). */
+  rows: number[];
+  /** Where the window's chunks start and end, ms since the recording's start. */
+  fromMs: number;
+  toMs: number;
+}
+
+/** Where a chunk of a description lies, ms since `originMs`. */
+function chunkSpanMs(c: Description['chunks'][number], originMs: number): [number, number] {
+  const start = Number(BigInt(c.startNs)) / 1e6 - originMs;
+  return [start, start + Number(BigInt(c.durationNs)) / 1e6];
+}
+
+/** Rows of `type` in chunk `k` of one decoder's description (its chunkCounts). */
+function rowsInChunk(d: Description, type: string, k: number): number {
+  const t = d.types.findIndex((x) => x.name === type);
+  const pairs = d.chunkCounts?.[k] ?? [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === t) return pairs[i + 1];
+  return 0;
+}
+
+/**
+ * The window of `type` to decode for a view of [fromMs, toMs] with room for `room` rows: the
+ * chunks overlapping the view, or, when their rows do not fit, as many of them from the view's
+ * start as fit. Null when not even one chunk with rows of the type fits.
+ */
+export function planWindow(counted: Description[], originMs: number, type: string, fromMs: number, toMs: number, room: number): WindowPlan | null {
+  const all: { g: number; offset: number; start: number; end: number; rows: number }[] = [];
+  counted.forEach((d, g) =>
+    d.chunks.forEach((c, k) => {
+      const [start, end] = chunkSpanMs(c, originMs);
+      if (start <= toMs && end >= fromMs) all.push({ g, offset: c.offset, start, end, rows: rowsInChunk(d, type, k) });
+    }),
+  );
+  all.sort((a, b) => a.start - b.start || a.offset - b.offset);
+  const plan: WindowPlan = { type, chunks: counted.map(() => []), rows: counted.map(() => 0), fromMs: Infinity, toMs: -Infinity };
+  let used = 0;
+  for (const c of all) {
+    if (used + c.rows > room) break;
+    used += c.rows;
+    plan.chunks[c.g].push(c.offset);
+    plan.rows[c.g] += c.rows;
+    plan.fromMs = Math.min(plan.fromMs, c.start);
+    plan.toMs = Math.max(plan.toMs, c.end);
+  }
+  return used > 0 ? plan : null;
+}
+
+/** The columns without the rows of event type `type` (an index into the description's types). */
+function withoutType(c: PartData, type: number): PartData {
+  const keep: number[] = [];
+  for (let i = 0; i < c.eventType.length; i++) if (c.eventType[i] !== type) keep.push(i);
+  if (keep.length === c.eventType.length) return c;
+  const pick = <T extends Float64Array | Float32Array | Int32Array | Uint16Array>(a: T): T => {
+    const out = new (a.constructor as new (n: number) => T)(keep.length);
+    for (let j = 0; j < keep.length; j++) out[j] = a[keep[j]];
+    return out;
+  };
+  return {
+    ...c,
+    eventType: pick(c.eventType),
+    eventStart: pick(c.eventStart),
+    eventDuration: pick(c.eventDuration),
+    eventThread: pick(c.eventThread),
+    eventStack: pick(c.eventStack),
+    eventWeight: pick(c.eventWeight),
+    eventState: pick(c.eventState),
+    eventSubject: pick(c.eventSubject),
+    eventValue: pick(c.eventValue),
+    eventPeer: pick(c.eventPeer),
+    eventOffset: pick(c.eventOffset),
+  };
 }
 
 /** Bytes of columns per event row in the page (docs/columns.md). */
@@ -51,7 +138,7 @@ export class RowLimitError extends Error {
     super(
       `${names} ${types.length === 1 ? 'has' : 'have'} ${more.toLocaleString('en-US')} events: with the ${have.toLocaleString('en-US')} rows already decoded ` +
         `that makes about ${gb(have + more)} of columns, past the ${limit.toLocaleString('en-US')} rows (${gb(limit)}) this page holds at most. ` +
-        `Use the jfrscope command-line tool for them: \`jfrscope collapse FILE --event ${types[0].name}\`.`,
+        `Zoom in to a shorter time range to decode a window of it, or use the jfrscope command-line tool: \`jfrscope collapse FILE --event ${types[0].name}\`.`,
     );
     this.name = 'RowLimitError';
   }
@@ -124,6 +211,10 @@ export class Session {
   /** Each group's own count pass. */
   private counted: Description[] = [];
   private busy: Promise<unknown> = Promise.resolve();
+  /** Types held as a time window only (too many rows to hold whole). */
+  readonly windows = new Map<string, { fromMs: number; toMs: number; rows: number }>();
+  /** Called once the count pass is done, before any row is decoded (the overview). */
+  onCounted: ((d: Description) => void) | null = null;
 
   constructor(
     readonly groups: GroupDecoder[],
@@ -148,6 +239,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
+    this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };
     const first = firstRound(this.description, this.budget, view, this.limit, this.fileSize <= this.wholeFirstBytes);
     return this.round(first, (n) => onProgress(this.fileSize + n, total));
@@ -162,27 +254,65 @@ export class Session {
    * Decode `types` (those not loaded yet) and return the profile with their rows added; a
    * RowLimitError, and nothing decoded, when they would take the page past its row limit.
    */
-  load(types: string[], onProgress: (done: number, total: number) => void): Promise<Profile> {
-    const next = this.busy.then(() => {
-      const todo = types.filter((t) => this.deferred().includes(t));
+  load(types: string[], onProgress: (done: number, total: number) => void, view?: [number, number]): Promise<Profile> {
+    const next = this.busy.then(async () => {
+      const todo = types.filter((t) => this.deferred().includes(t) && !this.windows.has(t));
       const have = this.columns?.eventType.length ?? 0;
       const rows = (this.description?.types ?? []).filter((t) => todo.includes(t.name));
-      if (have + rows.reduce((a, t) => a + t.count, 0) > this.limit) throw new RowLimitError(rows, have, this.limit);
-      return this.round(todo, (n) => onProgress(n, this.fileSize));
+      if (have + rows.reduce((a, t) => a + t.count, 0) <= this.limit) return this.round(todo, (n) => onProgress(n, this.fileSize));
+      // Too many to hold whole: a window of each, around the view, while they fit.
+      if (!view) throw new RowLimitError(rows, have, this.limit);
+      let profile: Profile | null = null;
+      for (const t of rows) {
+        const plan = this.planWindow(t.name, view);
+        if (!plan) throw new RowLimitError([t], this.columns?.eventType.length ?? 0, this.limit);
+        profile = await this.round([t.name], (n) => onProgress(n, this.fileSize), plan);
+      }
+      return profile!;
     });
     this.busy = next.catch(() => {});
     return next;
   }
 
-  private async round(types: string[], onProgress: (done: number) => void): Promise<Profile> {
+  /**
+   * The window of `type` a view of [fromMs, toMs] (ms since the start) would decode, with room
+   * for what the page holds besides the type's current window; null when none fits.
+   */
+  planWindow(type: string, [fromMs, toMs]: [number, number]): WindowPlan | null {
+    const have = (this.columns?.eventType.length ?? 0) - (this.windows.get(type)?.rows ?? 0);
+    return planWindow(this.counted, this.originMs, type, fromMs, toMs, this.limit - have);
+  }
+
+  /**
+   * Decode the window of a type too large to hold whole (see `windows`) that the view of
+   * [fromMs, toMs] asks for, replacing its previous window; the profile unchanged when the
+   * window it has already covers the view, a RowLimitError when no chunk of it fits.
+   */
+  loadWindow(type: string, view: [number, number], onProgress: (done: number, total: number) => void): Promise<Profile> {
+    const next = this.busy.then(() => {
+      const plan = this.planWindow(type, view);
+      if (!plan) {
+        const t = this.description?.types.find((x) => x.name === type);
+        throw new RowLimitError(t ? [t] : [], this.columns?.eventType.length ?? 0, this.limit);
+      }
+      const w = this.windows.get(type);
+      if (w && w.fromMs <= plan.fromMs && w.toMs >= plan.toMs) return this.round([], () => {});
+      return this.round([type], (n) => onProgress(n, this.fileSize), plan);
+    });
+    this.busy = next.catch(() => {});
+    return next;
+  }
+
+  private async round(types: string[], onProgress: (done: number) => void, window?: WindowPlan): Promise<Profile> {
     const d = this.description;
     if (!d) throw new Error('The recording was not counted yet.');
     if (types.length || !this.columns) {
       const names = d.types.map((t) => t.name);
       const merger = new Merger(names);
-      const had = this.columns;
+      // A new window of a type replaces its rows.
+      const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
       const mine = had ? merger.source(had.eventType.length) : null;
-      const expected = this.groups.map((_, i) => expectedRows(this.counted[i], types));
+      const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
       const sources = expected.map((n) => merger.source(n));
       if (had && mine) merger.add(mine, had, names);
       const errors: Description['errors'] = [];
@@ -200,6 +330,7 @@ export class Session {
               merger.add(sources[i], piece, piece.description.types.map((t) => t.name));
               if (last) errors.push(...piece.description.errors);
             },
+            window?.chunks[i],
           ),
         ),
       );
@@ -215,9 +346,14 @@ export class Session {
         seen.add(key);
       }
       types.forEach((t) => this.loaded.add(t));
+      if (window) this.windows.set(window.type, { fromMs: window.fromMs, toMs: window.toMs, rows: window.rows.reduce((a, b) => a + b, 0) });
       performance.mark('jfrscope:merged');
     }
     const profile = toProfile({ ...this.columns, description: d }, this.originMs, this.fileSize, this.loaded);
+    for (const t of profile.eventTypes) {
+      const w = this.windows.get(t.name);
+      if (w) t.window = { ...w };
+    }
     performance.mark('jfrscope:profile built');
     return profile;
   }

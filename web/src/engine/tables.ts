@@ -5,6 +5,7 @@
 import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector, type Data } from 'apache-arrow';
 import { STACK_LOST, type Profile, type RecordingInfo } from '../columns/profile';
 import { decodable, type PartColumns } from './parts';
+import { recordingShape } from './shape';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
   return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
@@ -116,6 +117,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       .sort((a, b) => a.offset - b.offset)
       .map((ch) => ({ offset: ch.offset, size: ch.size, startMs: Number(BigInt(ch.startNs)) / 1e6, durationMs: Number(BigInt(ch.durationNs)) / 1e6 })),
     errors: d.errors,
+    shape: recordingShape(d.shape),
   };
   return {
     strings: c.strings,
