@@ -5,7 +5,9 @@
  */
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields } from '../engine';
-import { formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
+import { formatClock, formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
+import { LONG_RECORDING_MS } from '../profile-logic/day';
+import { DayHeatmap } from '../components/DayHeatmap';
 import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
 import { nextSpike } from '../profile-logic/spikes';
 import { WAIT_INFO, WAIT_KINDS } from '../profile-logic/waits';
@@ -132,6 +134,9 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const stackCharts = useStackCharts(profile, deferred, d, selectedEvent, state.view === 'stack');
   const laneThreads = useMemo(() => [...new Set(d.lanes.flatMap((l) => l.threads).map((t) => profile.strings[profile.threads.name[t]]))], [d.lanes, profile]);
   const [heatCols, setHeatCols] = useState(0);
+  // The whole recording by minute and second: shown from the start on a long recording.
+  const shape = profile.info.shape ?? null;
+  const [showDay, setShowDay] = useState(() => profile.info.durationMs > LONG_RECORDING_MS);
   const heat = useHeatmap(profile, deferred, d, heatCols, HEAT_ROWS, state.view === 'latency');
   // Another view opens at its top, not where the last one was scrolled to (a layout effect, so
   // the flame graph's own scroll to its root, a passive effect, comes after it).
@@ -144,6 +149,8 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   // Deferred types not being decoded already (the picked one is, and those asked for).
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
+  // Types held as a time window (too many rows for the page), said on screen.
+  const windowed = profile.eventTypes.filter((t) => t.window);
   const set = (patch: Partial<ViewState>) => dispatch({ type: 'set', patch });
   // async-profiler's spans: events can be kept to those inside spans of a tag.
   const hasSpans = useMemo(() => profile.eventTypes.some((t) => t.kind === 'span' && t.count > 0), [profile]);
@@ -337,6 +344,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </button>
             </>
           )}
+          {shape && (
+            <button type="button" aria-pressed={showDay} title="The whole recording by minute and second: samples or waiting threads per second" onClick={() => setShowDay(!showDay)}>
+              Overview
+            </button>
+          )}
           <RangeInput range={state.range} clock={clockStart} onRange={(range) => set({ range })} />
           {d.tracks && (
             <Segmented
@@ -417,6 +429,13 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
           )}
         </div>
       </div>
+      {windowed.map((t) => (
+        <p key={t.name} className="hint window-note" role="note" aria-label="Decoded window">
+          {t.name}: {formatCount(t.window!.rows)} of {formatCount(t.count)} events decoded, {formatClock(profile.info.startMs + t.window!.fromMs)}–
+          {formatClock(profile.info.startMs + t.window!.toMs)} UTC (more would pass the rows this page holds); zoom in to decode another window.
+        </p>
+      ))}
+      {shape && showDay && <DayHeatmap shape={shape} originMs={profile.info.startMs} range={state.range} onSelect={(r) => set({ range: r, viewport: r })} />}
       <Timeline
         profile={profile}
         derived={d}

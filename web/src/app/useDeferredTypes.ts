@@ -27,7 +27,8 @@ export function useDeferredTypes(
     const n = todo.reduce((a, t) => a + t.count, 0);
     const what = `Decoding ${formatCount(n)} ${todo.length === 1 ? todo[0].name : 'more'} events${label}…`;
     setProgress({ done: 0, total: 1, what });
-    loadTypes(l.profile, todo.map((t) => t.name), (done, total) => live && setProgress({ done, total, what })).then(
+    // A type too large to hold whole gets a window of it, from the recording's start.
+    loadTypes(l.profile, todo.map((t) => t.name), (done, total) => live && setProgress({ done, total, what }), [0, l.profile.info.durationMs]).then(
       (profile) => {
         if (!live) return;
         setProgress(null);

@@ -8,7 +8,7 @@
  * (the policy is connect-src 'self'): `remote` names it, and the page offers to download it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Profile } from '../columns/profile';
+import type { Profile, RecordingShape } from '../columns/profile';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, recordingSources, warmUp, type LoadHandle, type RecordingSources, type ViewOf } from '../engine';
 import { firstView } from '../profile-logic/kinds';
 import { damageReport } from '../profile-logic/damage';
@@ -100,6 +100,9 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   const [error, setError] = useState<string | null>(null);
   const [notices, setNotices] = useState<string[]>(initialNotices);
   const [remote, setRemote] = useState<RemoteRecording | null>(null);
+  // The whole recording's shape, from the count pass: shown while the rows are decoded.
+  const [overview, setOverview] = useState<{ shape: RecordingShape; originMs: number } | null>(null);
+  const counted = useCallback((shape: RecordingShape | null, originMs: number) => setOverview(shape ? { shape, originMs } : null), []);
   const handle = useRef<LoadHandle | null>(null);
   const [requested, setRequested] = useState<string[]>([]);
   const linkFingerprint = useRef(link.fingerprint);
@@ -128,6 +131,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     setRemote(null);
     setRequested([]);
     setError(null);
+    setOverview(null);
     onOpenRef.current();
     setProgress({ done: 0, total: 1 });
     const h = start();
@@ -179,15 +183,15 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     (files: File[]) => {
       if (files.length === 0) return;
       const name = recordingName(files);
-      open(() => loadRecording(files.length === 1 ? files[0] : files, name, (done, total) => setProgress({ done, total }), want()), name);
+      open(() => loadRecording(files.length === 1 ? files[0] : files, name, (done, total) => setProgress({ done, total }), want(), counted), name);
     },
-    [open],
+    [open, counted],
   );
   const fail = useCallback((message: string) => setError(message), []);
   const openUrl = useCallback(
     (url: string, name: string, share = true) =>
-      open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want()), name, share ? url : undefined),
-    [open],
+      open(() => loadRecordingFromUrl(url, (done, total) => setProgress({ done, total }), want(), counted), name, share ? url : undefined),
+    [open, counted],
   );
 
   // Decoding workers start (and compile the wasm) while the page waits for a file.
@@ -239,5 +243,5 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     }
   }, []);
 
-  return { loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
+  return { overview, setLoaded, setProgress, setError, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
 }

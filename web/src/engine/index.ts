@@ -464,9 +464,9 @@ export async function loadWindow(profile: Profile, type: string, view: [number, 
 }
 
 /** Whether a window of `type` for the view [fromMs, toMs] would fit the page, and what it spans. */
-export function windowFor(profile: Profile, type: string, view: [number, number]): { fromMs: number; toMs: number; rows: number } | null {
+export function windowFor(profile: Profile, type: string, view: [number, number]): { fromMs: number; toMs: number; rows: number; complete: boolean } | null {
   const plan = opened.get(profile)?.session.planWindow(type, view);
-  return plan ? { fromMs: plan.fromMs, toMs: plan.toMs, rows: plan.rows.reduce((a, b) => a + b, 0) } : null;
+  return plan ? { fromMs: plan.fromMs, toMs: plan.toMs, rows: plan.rows.reduce((a, b) => a + b, 0), complete: plan.complete } : null;
 }
 
 /**
@@ -524,7 +524,12 @@ export function closeRecording(profile: Profile): void {
  * the page's policy (connect-src 'self') refuses it: a recording's bytes come from this site or
  * from the user's disk, and no request carries anything of them elsewhere. No cookies, no referrer.
  */
-export function loadRecordingFromUrl(url: string, onProgress: (done: number, total: number) => void, want: string[] | ViewOf = []): LoadHandle {
+export function loadRecordingFromUrl(
+  url: string,
+  onProgress: (done: number, total: number) => void,
+  want: string[] | ViewOf = [],
+  onCounted?: (shape: RecordingShape | null, originMs: number) => void,
+): LoadHandle {
   const ctl = new AbortController();
   let inner: LoadHandle | null = null;
   let cancelled = false;
@@ -547,7 +552,7 @@ export function loadRecordingFromUrl(url: string, onProgress: (done: number, tot
       onProgress(got, Math.max(total, got));
     });
     if (cancelled) throw new CancelledError();
-    inner = loadRecording(buf, url, onProgress, want);
+    inner = loadRecording(buf, url, onProgress, want, onCounted);
     return inner.promise;
   })();
   return {

@@ -50,6 +50,8 @@ export interface WindowPlan {
   /** Where the window's chunks start and end, ms since the recording's start. */
   fromMs: number;
   toMs: number;
+  /** Every chunk overlapping the view is in it (none left out for room). */
+  complete: boolean;
 }
 
 /** Where a chunk of a description lies, ms since `originMs`. */
@@ -80,10 +82,13 @@ export function planWindow(counted: Description[], originMs: number, type: strin
     }),
   );
   all.sort((a, b) => a.start - b.start || a.offset - b.offset);
-  const plan: WindowPlan = { type, chunks: counted.map(() => []), rows: counted.map(() => 0), fromMs: Infinity, toMs: -Infinity };
+  const plan: WindowPlan = { type, chunks: counted.map(() => []), rows: counted.map(() => 0), fromMs: Infinity, toMs: -Infinity, complete: true };
   let used = 0;
   for (const c of all) {
-    if (used + c.rows > room) break;
+    if (used + c.rows > room) {
+      plan.complete = false;
+      break;
+    }
     used += c.rows;
     plan.chunks[c.g].push(c.offset);
     plan.rows[c.g] += c.rows;

@@ -104,3 +104,13 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
     await expect(session.load([TYPE], () => {}, inside(1))).rejects.toThrow(/Zoom in/);
   });
 });
+
+describe('planWindow', () => {
+  it('says whether every chunk overlapping the view fits', async () => {
+    const session = sessionInNode(bytes, 2, 0, 1000, inChunk(0) + inChunk(1));
+    await session.open([], () => {});
+    expect(session.planWindow(TYPE, inside(1))).toMatchObject({ complete: true, rows: [expect.any(Number), expect.any(Number)] });
+    expect(session.planWindow(TYPE, inside(1))!.rows.reduce((a, b) => a + b, 0)).toBe(inChunk(1));
+    expect(session.planWindow(TYPE, [0, 1e12])!.complete).toBe(false);
+  });
+});
