@@ -12,7 +12,10 @@
 //   (default 4190); FILTER=a,b the two frame names typed into the stack filter (default: two
 //   names from the opened type's flame graph); PEER=speedscope to end with speedscope opening the
 //   same file (bench/speedscope.mjs, served on PORT+1) and the ratio of its time and memory to
-//   jfrscope's (PEER_SHOT=file.png for its screenshot, default bench/.cache/).
+//   jfrscope's (PEER_SHOT=file.png for its screenshot, default bench/.cache/). EVENT=type opens
+//   the page as a link to that type's view (the first round decodes what it shows, so a large
+//   type the view does not show stays deferred: EVENT=jdk.ExecutionSample on large.jfr leaves
+//   its 16.7 M jdk.FileRead to a pick); PICK=type names the deferred type picked.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -100,7 +103,7 @@ async function openOnce() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.goto(`http://127.0.0.1:${port}/${process.env.EVENT ? `?v=2&event=${encodeURIComponent(process.env.EVENT)}` : ''}`);
   let heap = 0;
   let sampling = true;
   const sampler = (async () => {
@@ -289,7 +292,7 @@ try {
     [...document.querySelectorAll('select[aria-label="Event"] option')].filter((o) => o.textContent.includes('decoded when picked')).map((o) => o.value),
   );
   if (deferred.length) {
-    const name = deferred[deferred.length - 1];
+    const name = process.env.PICK && deferred.includes(process.env.PICK) ? process.env.PICK : deferred[deferred.length - 1];
     peakRss = browserPid ? chromiumRss(browserPid) : 0;
     const before = peakRss;
     const t2 = performance.now();
