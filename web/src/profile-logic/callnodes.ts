@@ -164,7 +164,7 @@ function weightedRows(weights: Float64Array, rows: number): Int32Array {
 /**
  * The weights of the nodes on the paths of weighted stacks, one entry per node: `node` its call
  * node, `up` its caller's entry (-1 at a root), `self` and `total` its weights; `order` lists the
- * entries deepest first (callees before callers). `sum` is the roots' total (the stacks' weight;
+ * entries callees before callers (backwards: callers before callees). `sum` is the roots' total (the stacks' weight;
  * "no stack" and "stack lost" not included).
  */
 export interface NodeWeights {
@@ -188,23 +188,36 @@ export function nodeWeights(t: CallNodeTable, weights: Float64Array): NodeWeight
   return w;
 }
 
-function weigh(t: CallNodeTable, weights: Float64Array): NodeWeights {
+/**
+ * Node weights, computed afresh: walks up from the weighted stacks while they reach at most
+ * `budget` nodes; past that, typed passes over the whole table in index order, which cost less
+ * than that many scattered reads.
+ */
+export function weigh(t: CallNodeTable, weights: Float64Array, budget = Math.max(1024, t.length >> 3)): NodeWeights {
   const { ofStack, prefix, depth } = t;
   const rows = ofStack.length;
   const pos = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
   const slots = weightedRows(weights, rows);
-  // Each weighted stack's node and its callers up to the first already reached.
-  const list: number[] = [];
+  let list = new Int32Array(Math.max(1, Math.min(budget, 1024)));
+  let n = 0;
   for (let k = 0; k < slots.length; k++) {
     const s = slots[k];
     if (s < 0 || s >= rows || !(weights[s] > 0)) continue;
     for (let q = ofStack[s]; q >= 0 && pos[q] < 0; q = prefix[q]) {
-      pos[q] = list.length;
-      list.push(q);
+      if (n === list.length) {
+        if (n >= budget) {
+          for (let c = 0; c < n; c++) pos[list[c]] = -1;
+          return weighAll(t, weights, slots);
+        }
+        const more = new Int32Array(Math.min(budget, n * 2));
+        more.set(list);
+        list = more;
+      }
+      pos[q] = n;
+      list[n++] = q;
     }
   }
-  const n = list.length;
-  const node = Int32Array.from(list);
+  const node = list.slice(0, n);
   const up = new Int32Array(n);
   const self = new Float64Array(n);
   for (let c = 0; c < n; c++) {
@@ -233,4 +246,48 @@ function weigh(t: CallNodeTable, weights: Float64Array): NodeWeights {
     else sum += total[c];
   }
   return { node, up, self, total, order, sum };
+}
+
+/** The same over the whole table: self per node, totals backwards in index order, then the nodes with weight kept. */
+function weighAll(t: CallNodeTable, weights: Float64Array, slots: Int32Array): NodeWeights {
+  const { ofStack, prefix } = t;
+  const rows = ofStack.length;
+  const all = new Float64Array(t.length);
+  for (let k = 0; k < slots.length; k++) {
+    const s = slots[k];
+    if (s < 0 || s >= rows) continue;
+    const x = weights[s];
+    if (x > 0) all[ofStack[s]] += x;
+  }
+  const self = all.slice();
+  let sum = 0;
+  for (let g = t.length - 1; g >= 0; g--) {
+    const p = prefix[g];
+    if (p >= 0) all[p] += all[g];
+    else sum += all[g];
+  }
+  let n = 0;
+  for (let g = 0; g < t.length; g++) if (all[g] > 0) n++;
+  const node = new Int32Array(n);
+  const up = new Int32Array(n);
+  const own = new Float64Array(n);
+  const total = new Float64Array(n);
+  const order = new Int32Array(n);
+  const pos = t.scratch!;
+  let c = 0;
+  for (let g = 0; g < t.length; g++) {
+    if (!(all[g] > 0)) continue;
+    const p = prefix[g];
+    node[c] = g;
+    up[c] = p >= 0 ? pos[p] : -1;
+    own[c] = self[g];
+    total[c] = all[g];
+    pos[g] = c++;
+  }
+  for (let k = 0; k < n; k++) {
+    pos[node[k]] = -1;
+    // Callers have lower indexes than callees: backwards is deepest-first enough.
+    order[k] = n - 1 - k;
+  }
+  return { node, up, self: own, total, order, sum };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STACK_LOST, type Profile } from '../../columns/profile';
-import { buildCallNodes, callNodes } from '../callnodes';
+import { buildCallNodes, callNodes, weigh } from '../callnodes';
 import { callTree, countNodes, invertedTree, prune, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, type Matcher } from '../filters';
@@ -163,6 +163,32 @@ describe('call-node table', () => {
         for (let q = t.prefix[n]; q >= 0; q = t.prefix[q]) above.add(t.name[q]);
         expect(t.outermost[n], `node ${n}`).toBe(above.has(t.name[n]) ? 0 : 1);
       }
+    }
+  });
+
+  it('weighs the same by walks from the weighted stacks and by passes over the whole table', () => {
+    for (const seed of SEEDS) {
+      const p = randomProfile(seed, 12, 3000, 400);
+      const t = buildCallNodes(p);
+      const weights = new Float64Array(p.stacks.length + 2);
+      for (let i = 0; i < p.events.length; i++) if (p.events.stack[i] >= 0) weights[p.events.stack[i]] += p.events.weight[i];
+      const read = (w: ReturnType<typeof weigh>) => {
+        const out = new Map<number, [number, number]>();
+        w.node.forEach((g, c) => out.set(g, [w.self[c], w.total[c]]));
+        // Callees before callers in `order`; `up` names the caller's entry.
+        const seen = new Set<number>();
+        for (const c of w.order) {
+          expect(w.up[c] < 0 || !seen.has(w.up[c])).toBe(true);
+          expect(w.up[c] < 0 ? -1 : w.node[w.up[c]]).toBe(t.prefix[w.node[c]]);
+          seen.add(c);
+        }
+        return { out, sum: w.sum };
+      };
+      const walked = read(weigh(t, weights, Infinity));
+      const passed = read(weigh(t, weights, 0));
+      expect(passed.out).toEqual(walked.out);
+      expect(passed.sum).toBeCloseTo(walked.sum, 6);
+      expect(t.scratch!.every((x) => x === -1)).toBe(true);
     }
   });
 
