@@ -80,6 +80,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
   const chart = useRef<Chart<CallNode> | null>(null);
   const onSelectRef = useRef(onSelect);
   const searchRef = useRef(search);
+  // The search the live chart has applied ('' for none).
+  const applied = useRef('');
   useEffect(() => {
     onSelectRef.current = onSelect;
     searchRef.current = search;
@@ -178,6 +180,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     select(div).datum(tree).call(c);
     chart.current = c;
     if (searchRef.current) c.search(searchRef.current);
+    applied.current = searchRef.current;
     // The root sits at the bottom of a normal flame graph: start there.
     const pane = div.closest('.flame-pane, .view-body');
     if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
@@ -188,11 +191,16 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     };
   }, [tree, mode, inverted, diff, level, whole]);
 
+  // Each search (or its clearing) lays the chart out again: only when the text differs from
+  // what the chart shows, not again after every new tree (a filter keystroke).
   useEffect(() => {
     const c = chart.current;
     if (!c) return;
-    if (search) c.search(search);
-    else c.clear();
+    if (search !== applied.current) {
+      if (search) c.search(search);
+      else c.clear();
+      applied.current = search;
+    }
     showFocus(false);
   }, [search, tree, inverted, showFocus]);
 

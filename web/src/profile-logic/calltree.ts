@@ -74,7 +74,9 @@ function addNoStack(root: Builder, weights: Float64Array, length: number): void 
 /**
  * How large a tree may grow before slivers are hidden: past `maxNodes` nodes, those under
  * `share` of the root's weight are left out (their weight stays in their parent's total), as
- * `prune` would, without making them first.
+ * `prune` would, without making them first; and if more than `maxNodes` still remain (deep,
+ * varied stacks), the lightest go too, so that about `maxNodes` are left (a node is never
+ * lighter than its callees, so the heaviest nodes form a tree).
  */
 export interface Light {
   maxNodes: number;
@@ -107,7 +109,17 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
     let count = 1;
     for (let c = 0; c < total.length; c++) if (total[c] > 0) count++;
     for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) count++;
-    if (count > light.maxNodes) min = Math.max(min, root.node.value * light.share);
+    if (count > light.maxNodes) {
+      min = Math.max(min, root.node.value * light.share);
+      let kept = 0;
+      for (let c = 0; c < total.length; c++) if (total[c] >= min) kept++;
+      if (kept > light.maxNodes) {
+        const heavy = new Float64Array(kept);
+        kept = 0;
+        for (let c = 0; c < total.length; c++) if (total[c] >= min) heavy[kept++] = total[c];
+        min = Math.max(min, kthLargest(heavy, light.maxNodes));
+      }
+    }
   }
   const { name, kind } = t;
   // Per entry, its object's index in `made` (-1: left out); a typed array, as a JS array this
@@ -159,6 +171,31 @@ export function invertedTree(profile: Profile, weights: Float64Array, rootName =
   }
   addNoStack(root, weights, profile.stacks.length);
   return light && countNodes(root.node) > light.maxNodes ? prune(root.node, root.node.value * light.share) : root.node;
+}
+
+/** The k-th largest of `xs` (1-based; reorders it): quickselect. */
+export function kthLargest(xs: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  const want = Math.min(Math.max(k, 1), xs.length) - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (xs[i] > pivot) i++;
+      while (xs[j] < pivot) j--;
+      if (i <= j) {
+        const x = xs[i];
+        xs[i++] = xs[j];
+        xs[j--] = x;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else break;
+  }
+  return xs[want];
 }
 
 /** The whole weight of `weights` (the stacks', "no stack" and "stack lost"), summed over the rows that hold it. */
