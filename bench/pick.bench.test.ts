@@ -1,10 +1,12 @@
 /**
  * Picking a deferred type, in Node (one thread; the page spreads decoding over its workers): a
- * lazy session over two groups of chunks is opened, then the largest deferred type is loaded, and
- * each step of what the page does until the view shows is timed (wall clock, and CPU time, which
- * a loaded machine disturbs less): the round (decode, merge,
- * profile), then the view's derived data of the type (selectors/derive.ts), one function at a time.
- *   JFRSCOPE_BENCH=1 FILE=fixtures/large/large.jfr npx vitest run bench/pick.bench.test.ts
+ * lazy session over two groups of chunks is opened as the page opens a link to EVENT's view
+ * (default jdk.ExecutionSample: the first round decodes it and the lanes' waits), then the
+ * largest deferred type (or PICK) is loaded, and each step of what the page does until the view
+ * shows is timed, wall clock and CPU time (which a loaded machine disturbs less): the round
+ * (decode, merge, profile), then the view's derived data of the type (selectors/derive.ts), one
+ * function at a time.
+ *   JFRSCOPE_BENCH=1 FILE=fixtures/large/large.jfr [EVENT=type] [PICK=type] npx vitest run bench/pick.bench.test.ts
  */
 import { readFileSync } from 'node:fs';
 import { it } from 'vitest';
@@ -13,7 +15,7 @@ import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
 import { filterLists, flagsOf } from '../web/src/profile-logic/filters';
 import { gcEvents, intervals } from '../web/src/profile-logic/intervals';
-import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
+import { firstView, KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
 import { buildLanes, threadCounts } from '../web/src/profile-logic/lanes';
 import { weightsInRange } from '../web/src/profile-logic/ranges';
 import { waitKinds, waitTracks } from '../web/src/profile-logic/waits';
@@ -22,10 +24,10 @@ const file = process.env.FILE ?? 'fixtures/large/large.jfr';
 
 it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   const s = sessionInNode(new Uint8Array(readFileSync(file)), 2);
-  await s.open([], () => {});
+  await s.open((types) => firstView(types, process.env.EVENT ?? 'jdk.ExecutionSample'), () => {});
   const d = s.description!;
   const deferred = s.deferred();
-  const name = process.env.TYPE ?? deferred.sort((a, b) => d.types.find((t) => t.name === b)!.count - d.types.find((t) => t.name === a)!.count)[0];
+  const name = process.env.PICK ?? deferred.sort((a, b) => d.types.find((t) => t.name === b)!.count - d.types.find((t) => t.name === a)!.count)[0];
   const lines: string[] = [];
   const step = <T>(what: string, f: () => T): T => {
     const t = performance.now();

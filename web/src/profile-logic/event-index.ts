@@ -227,39 +227,70 @@ export function typeLists(profile: Profile, index: ThreadIndex, type: IndexIntoE
 
 /**
  * Lists sorted by start (ties by index), merged into one sorted list: pairwise, so k lists of n
- * events in all cost n · log k.
+ * events in all cost n · log k. A pair merges by runs: the events of one list that come before
+ * the other's next are found by galloping and copied at once, so a thread's millions of reads
+ * merged with its few parks cost a few copies, not a comparison each.
  */
 export function mergeByStart(start: Float64Array, lists: Int32Array[]): Int32Array {
   let todo = lists.filter((l) => l.length > 0);
   if (todo.length === 0) return new Int32Array(0);
   while (todo.length > 1) {
     const next: Int32Array[] = [];
-    for (let k = 0; k + 1 < todo.length; k += 2) {
-      const a = todo[k];
-      const b = todo[k + 1];
-      const out = new Int32Array(a.length + b.length);
-      let i = 0;
-      let j = 0;
-      let o = 0;
-      while (i < a.length && j < b.length) {
-        const x = a[i];
-        const y = b[j];
-        if (start[y] < start[x] || (start[y] === start[x] && y < x)) {
-          out[o++] = y;
-          j++;
-        } else {
-          out[o++] = x;
-          i++;
-        }
-      }
-      if (i < a.length) out.set(a.subarray(i), o);
-      else out.set(b.subarray(j), o);
-      next.push(out);
-    }
+    for (let k = 0; k + 1 < todo.length; k += 2) next.push(mergeTwo(start, todo[k], todo[k + 1]));
     if (todo.length % 2) next.push(todo[todo.length - 1]);
     todo = next;
   }
   return todo[0];
+}
+
+/** Whether event x comes after event y in time order (ties by index). */
+function after(start: Float64Array, x: number, y: number): boolean {
+  return start[x] > start[y] || (start[x] === start[y] && x > y);
+}
+
+/** First position from `from` in `list` (sorted) whose event comes after event `y`: by galloping. */
+function runBefore(start: Float64Array, list: Int32Array, y: number, from: number): number {
+  if (from >= list.length || after(start, list[from], y)) return from;
+  // list[lo] does not come after y; find hi that does (or the end), doubling the step.
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < list.length && !after(start, list[hi], y)) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > list.length) hi = list.length;
+  // The answer is in (lo, hi].
+  let a = lo + 1;
+  while (a < hi) {
+    const mid = (a + hi) >> 1;
+    if (after(start, list[mid], y)) hi = mid;
+    else a = mid + 1;
+  }
+  return hi;
+}
+
+function mergeTwo(start: Float64Array, a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) {
+    // a's events up to b[j] (a wins ties of time when its index is lower), then b's up to a's next.
+    const ra = runBefore(start, a, b[j], i);
+    out.set(a.subarray(i, ra), o);
+    o += ra - i;
+    i = ra;
+    if (i >= a.length) break;
+    const rb = runBefore(start, b, a[i], j);
+    out.set(b.subarray(j, rb), o);
+    o += rb - j;
+    j = rb;
+  }
+  if (i < a.length) out.set(a.subarray(i), o);
+  else if (j < b.length) out.set(b.subarray(j), o);
+  return out;
 }
 
 /** First position in `list` (sorted by start) whose event starts at or after `t`, searching [lo, hi). */

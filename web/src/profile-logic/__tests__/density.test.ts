@@ -280,6 +280,27 @@ describe('density', () => {
     expect(mergeByStart(start, [])).toHaveLength(0);
   });
 
+  it('merges a long list with short ones, runs of either and equal times, as a comparator sort does', () => {
+    let seed = 17;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Times on a coarse grid (many ties); events dealt to lists in runs of random length, one
+    // list taking most (a thread's reads beside its few parks).
+    const n = 5000;
+    const q = buildProfile(types, threads, Array.from({ length: n }, () => ({ type: 0, t: Math.floor(rnd() * 400), thread: 0, stack: null })));
+    const start = q.events.start;
+    const byTime = (l: number[]) => Int32Array.from(l.sort((x, y) => start[x] - start[y] || x - y));
+    for (const lists of [3, 2, 5]) {
+      const parts: number[][] = Array.from({ length: lists }, () => []);
+      for (let i = 0; i < n; ) {
+        const run = 1 + Math.floor(rnd() * rnd() * 200);
+        const to = rnd() < 0.7 ? 0 : 1 + Math.floor(rnd() * (lists - 1));
+        for (let k = 0; k < run && i < n; k++) parts[to].push(i++);
+      }
+      const expected = Array.from(byTime(Array.from({ length: n }, (_, i) => i)));
+      expect(Array.from(mergeByStart(start, parts.map(byTime)))).toEqual(expected);
+    }
+  });
+
   it('finds intervals reaching into a window, including long ones that started before it', () => {
     const iv = intervals(p, idx);
     expect(Array.from(iv.byThread[1])).toEqual([3, 6, 8]);
