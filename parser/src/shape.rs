@@ -16,7 +16,7 @@
 use crate::chunk::Chunk;
 use crate::columns::EventKind;
 use crate::metadata::{ClassDesc, FieldUnit, Prim};
-use crate::reader::Reader;
+use crate::reader::{varint_in_word, Reader};
 use crate::ticks::Ticks;
 
 /// Width of a bin: one second.
@@ -112,8 +112,27 @@ impl Shape {
     }
 
     /// Add one event of `role` that starts at `start` ns since the epoch and lasts `duration` ns.
+    #[inline]
     pub(crate) fn add(&mut self, role: ShapeRole, start: i64, duration: i64) {
         let bin = start.div_euclid(BIN_NANOS);
+        // Most events fall in a bin there is, and most waits within it.
+        let i = bin.wrapping_sub(self.first);
+        if i >= 0 && i < self.samples.len() as i64 {
+            let i = i as usize;
+            match role {
+                ShapeRole::Sample => return self.samples[i] += 1,
+                ShapeRole::Alloc => return self.allocs[i] += 1,
+                ShapeRole::Wait if duration >= 0 && duration < BIN_NANOS - (start - bin * BIN_NANOS) => {
+                    return self.waiting[i] += duration as f64 / BIN_NANOS as f64;
+                }
+                _ => {}
+            }
+        }
+        self.add_slow(role, bin, start, duration)
+    }
+
+    #[inline(never)]
+    fn add_slow(&mut self, role: ShapeRole, bin: i64, start: i64, duration: i64) {
         match role {
             ShapeRole::None => {}
             ShapeRole::Sample | ShapeRole::Alloc => match self.slot(bin) {
@@ -146,6 +165,22 @@ impl Shape {
     /// decode reports it.
     #[inline]
     pub(crate) fn read(&mut self, chunk: &Chunk<'_>, ticks: &Ticks, role: ShapeRole, body: usize, end: usize) {
+        // Compressed integers of up to eight bytes each, read a word at a time.
+        if chunk.header.compressed {
+            if let Some((t, at)) = varint_at(chunk.data, body, end) {
+                if role != ShapeRole::Wait {
+                    return self.add(role, ticks.nanos(t as i64), 0);
+                }
+                if let Some((d, _)) = varint_at(chunk.data, at, end) {
+                    return self.add(role, ticks.nanos(t as i64), ticks.duration(d as i64));
+                }
+            }
+        }
+        self.read_slow(chunk, ticks, role, body, end)
+    }
+
+    #[inline(never)]
+    fn read_slow(&mut self, chunk: &Chunk<'_>, ticks: &Ticks, role: ShapeRole, body: usize, end: usize) {
         let Some(mut r) = Reader::bounded(chunk.data, body, end, chunk.header.offset, chunk.header.compressed) else {
             return;
         };
@@ -160,6 +195,15 @@ impl Shape {
         };
         self.add(role, ticks.nanos(t), d);
     }
+}
+
+/// The compressed integer at `pos` when it is at most eight bytes long and ends by `end`, and
+/// where it ends.
+#[inline(always)]
+fn varint_at(data: &[u8], pos: usize, end: usize) -> Option<(u64, usize)> {
+    let w: [u8; 8] = data.get(pos..pos.checked_add(8)?)?.try_into().ok()?;
+    let (v, n) = varint_in_word(u64::from_le_bytes(w))?;
+    (pos + n <= end).then_some((v, pos + n))
 }
 
 #[cfg(test)]
