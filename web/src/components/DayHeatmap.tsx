@@ -7,7 +7,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RecordingShape } from '../columns/profile';
 import { cellRange, cellSecond, dayGrid, type DayMetric } from '../profile-logic/day';
-import { formatClock, formatCount } from '../profile-logic/format';
+import { formatClock, formatCount, formatDate } from '../profile-logic/format';
 
 const ROW_H = 3;
 const AXIS_H = 16;
@@ -18,6 +18,13 @@ const METRICS: [DayMetric, string][] = [
   ['allocs', 'Allocations'],
   ['waiting', 'Waiting threads'],
 ];
+
+/** "10:02–10:07 UTC", with the dates when it crosses midnight: "2026-11-23 00:01 – 2026-11-24 00:00 UTC". */
+function spanText(fromMs: number, toMs: number): string {
+  const a = formatClock(fromMs).slice(0, 5);
+  const b = formatClock(toMs).slice(0, 5);
+  return formatDate(fromMs) === formatDate(toMs - 1) ? `${a}–${b} UTC` : `${formatDate(fromMs)} ${a} – ${formatDate(toMs)} ${b} UTC`;
+}
 
 function describe(metric: DayMetric, v: number): string {
   if (Number.isNaN(v)) return 'outside the recording';
@@ -60,8 +67,8 @@ export function DayHeatmap({
     setWidth(el.clientWidth);
     return () => ro.disconnect();
   }, []);
-  // A minute is at least 1 px wide (a day is 1,440 px: the box scrolls), at most 16.
-  const cellW = Math.max(1, Math.min(16, Math.floor((width - LEFT) / grid.cols)));
+  // A minute is at least 1 px wide (a day is 1,440 px: the box scrolls), at most 40.
+  const cellW = Math.max(1, Math.min(40, Math.floor((width - LEFT) / grid.cols)));
   // Room for the first clock label however few the minutes.
   const w = LEFT + Math.max(grid.cols * cellW, 40);
   const h = 60 * ROW_H + AXIS_H;
@@ -124,7 +131,7 @@ export function DayHeatmap({
   const shown = drag?.to ?? hover;
   const readout = shown
     ? `${formatClock(cellSecond(grid, shown[0], shown[1]) * 1000)} UTC · ${describe(metric, grid.values[shown[0] * 60 + shown[1]])}`
-    : `${formatClock(grid.minute0 * 60_000).slice(0, 5)}–${formatClock((grid.minute0 + grid.cols) * 60_000).slice(0, 5)} UTC, ${grid.cols} minute${grid.cols === 1 ? '' : 's'}: click a minute or drag over seconds to select`;
+    : `${spanText(grid.minute0 * 60_000, (grid.minute0 + grid.cols) * 60_000)}, ${grid.cols} minute${grid.cols === 1 ? '' : 's'}: click a minute or drag over seconds to select`;
 
   return (
     <section className="day-heatmap" aria-label="Recording overview">
