@@ -2,12 +2,14 @@
  * What a pick of millions of waits computes once: the median test of the spike finder by count
  * against a sorted median, the union of a list's waits against a brute-force sweep (filtered or
  * whole, with waits nested, touching, of zero length), the wait strip's tracks and the type's own
- * shared where they are the same list, and the reach of a list recomputed for another profile.
+ * shared where they are the same list, the reach of a list recomputed for another profile, and the
+ * timeline's bars (every interval type of a thread merged in one pass) against a sort.
  */
 import { describe, expect, it } from 'vitest';
 import { matchTracks, medianAtLeast } from '../activity';
 import { eventsOf, eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
+import { intervals } from '../intervals';
 import { trackOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
 
@@ -112,6 +114,38 @@ describe('computed once per pick', () => {
     const filtered = matchTracks(p, some.cums.slice(0, 2));
     expect(filtered[0]).not.toBe(strip[0]);
     expect(filtered[0].cum[filtered[0].start.length]).toBeLessThan(strip[0].cum[strip[0].start.length]);
+  });
+
+  it("merges a thread's interval events with a duration by start, with their reach, as a sort does", () => {
+    const rnd = random(21);
+    // Reads (many, some of 0 ms), parks and a few more reads on another thread, samples between;
+    // times on a coarse grid so types tie.
+    const evs: Ev[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const r = rnd();
+      const type = r < 0.7 ? 1 : r < 0.85 ? 2 : 0;
+      const thread = rnd() < 0.8 ? 0 : 1;
+      evs.push({ type, t: Math.floor(rnd() * 500), thread, stack: 'run;x', duration: type === 0 ? undefined : rnd() < 0.2 ? 0 : rnd() * 40, subject: '/f' });
+    }
+    // Thread 2: reads alone, all lasting (its list and reach are the type's own).
+    for (let i = 0; i < 1500; i++) evs.push({ type: 1, t: i, thread: 2, stack: 'run;x', duration: 1 + (i % 5) });
+    const p = buildProfile(TYPES, ['a', 'b', 'c'], evs);
+    const index = indexEvents(p);
+    const iv = intervals(p, index);
+    const { start, duration } = p.events;
+    for (let t = 0; t < 3; t++) {
+      const expected: number[] = [];
+      for (let i = 0; i < p.events.length; i++) if (p.events.thread[i] === t && p.events.type[i] !== 0 && duration[i] > 0) expected.push(i);
+      expected.sort((x, y) => start[x] - start[y] || x - y);
+      expect(Array.from(iv.byThread[t])).toEqual(expected);
+      let max = -Infinity;
+      expected.forEach((i, k) => {
+        max = Math.max(max, start[i] + duration[i]);
+        expect(iv.reach[t][k]).toBe(max);
+      });
+    }
+    expect(iv.types).toEqual([1, 2]);
+    expect(iv.reach[2]).toBe(reachOf(p, eventsOf(index, 1, 2)));
   });
 
   it('computes a reach again for a profile whose columns differ, even over an equal list', () => {
