@@ -296,11 +296,16 @@ try {
   await page.getByLabel('Event', { exact: true }).selectOption({ index: 0 });
 
   // The largest deferred type, decoded when picked.
+  // The options read "kind – name (count, decoded when picked)"; the largest count first.
   const deferred = await page.evaluate(() =>
-    [...document.querySelectorAll('select[aria-label="Event"] option')].filter((o) => o.textContent.includes('decoded when picked')).map((o) => o.value),
+    [...document.querySelectorAll('select[aria-label="Event"] option')]
+      .filter((o) => o.textContent.includes('decoded when picked'))
+      .map((o) => [o.value, Number(/\(([\d,]+), decoded when picked/.exec(o.textContent)?.[1]?.replace(/,/g, '') ?? 0)])
+      .sort((a, b) => b[1] - a[1])
+      .map(([value]) => value),
   );
   if (deferred.length) {
-    const name = process.env.PICK && deferred.includes(process.env.PICK) ? process.env.PICK : deferred[deferred.length - 1];
+    const name = process.env.PICK && deferred.includes(process.env.PICK) ? process.env.PICK : deferred[0];
     peakRss = browserPid ? chromiumRss(browserPid) : 0;
     const before = peakRss;
     const t2 = performance.now();
