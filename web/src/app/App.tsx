@@ -105,7 +105,7 @@ export function App() {
           <span>{progress.total > 1 ? formatPercent(progress.done, progress.total) : 'reading…'}</span>
         </div>
       )}
-      {progress && !loaded && overview && <DayHeatmap shape={overview.shape} originMs={overview.originMs} />}
+      {progress && !loaded && overview && <DayHeatmap shape={overview.shape} originMs={overview.originMs} counting={!overview.final} />}
       {error && (
         <div role="alert" className="error">
           {error}

@@ -101,8 +101,12 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   const [notices, setNotices] = useState<string[]>(initialNotices);
   const [remote, setRemote] = useState<RemoteRecording | null>(null);
   // The whole recording's shape, from the count pass: shown while the rows are decoded.
-  const [overview, setOverview] = useState<{ shape: RecordingShape; originMs: number } | null>(null);
-  const counted = useCallback((shape: RecordingShape | null, originMs: number) => setOverview(shape ? { shape, originMs } : null), []);
+  // (`final` false: the count pass is still going; the shape fills in.)
+  const [overview, setOverview] = useState<{ shape: RecordingShape; originMs: number; final: boolean } | null>(null);
+  const counted = useCallback(
+    (shape: RecordingShape | null, originMs: number, final: boolean) => setOverview(shape ? { shape, originMs, final } : null),
+    [],
+  );
   const handle = useRef<LoadHandle | null>(null);
   const [requested, setRequested] = useState<string[]>([]);
   const linkFingerprint = useRef(link.fingerprint);

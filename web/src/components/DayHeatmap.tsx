@@ -45,12 +45,15 @@ export function DayHeatmap({
   originMs,
   range,
   onSelect,
+  counting = false,
 }: {
   shape: RecordingShape;
   /** The recording's start (epoch ms): ranges are ms since it. */
   originMs: number;
   range?: [number, number] | null;
   onSelect?: (range: [number, number]) => void;
+  /** The count pass is still going: what is shown so far fills in. */
+  counting?: boolean;
 }) {
   const [metric, setMetric] = useState<DayMetric>(() => (shape.samples.some((v) => v > 0) ? 'samples' : shape.waiting.some((v) => v > 0) ? 'waiting' : 'allocs'));
   const grid = useMemo(() => dayGrid(shape, metric), [shape, metric]);
@@ -136,7 +139,7 @@ export function DayHeatmap({
   return (
     <section className="day-heatmap" aria-label="Recording overview">
       <div className="day-head">
-        <strong>Whole recording</strong>
+        <strong>{counting ? 'Whole recording (counting: the rest fills in)' : 'Whole recording'}</strong>
         <span className="segmented" role="radiogroup" aria-label="Heatmap colour">
           {METRICS.map(([k, label]) => (
             <button key={k} type="button" role="radio" aria-checked={metric === k} onClick={() => setMetric(k)}>

@@ -18,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
-import type { Description, PartColumns } from './parts';
+import type { Description, PartColumns, ShapeBins } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
@@ -209,7 +209,13 @@ class WorkerGroup implements GroupDecoder {
   private next = 0;
   private pending = new Map<
     number,
-    { resolve: (m: WorkerResponse) => void; reject: (e: Error) => void; progress?: (done: number) => void; piece?: (p: PartColumns) => void }
+    {
+      resolve: (m: WorkerResponse) => void;
+      reject: (e: Error) => void;
+      progress?: (done: number) => void;
+      piece?: (p: PartColumns) => void;
+      shape?: (s: ShapeBins) => void;
+    }
   >();
 
   constructor(
@@ -224,6 +230,7 @@ class WorkerGroup implements GroupDecoder {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.kind === 'progress') return p.progress?.(m.done);
+      if (m.kind === 'shape') return p.shape?.(m.shape);
       if (m.kind === 'piece') return p.piece?.(m.part);
       this.pending.delete(m.id);
       if (m.kind === 'error') p.reject(new Error(m.message));
@@ -237,15 +244,20 @@ class WorkerGroup implements GroupDecoder {
     this.pending.clear();
   }
 
-  private ask(req: Exclude<WorkerRequest, { kind: 'open' }>, progress?: (done: number) => void, piece?: (p: PartColumns) => void): Promise<WorkerResponse> {
+  private ask(
+    req: Exclude<WorkerRequest, { kind: 'open' }>,
+    progress?: (done: number) => void,
+    piece?: (p: PartColumns) => void,
+    shape?: (s: ShapeBins) => void,
+  ): Promise<WorkerResponse> {
     return new Promise((resolve, reject) => {
-      this.pending.set(req.id, { resolve, reject, progress, piece });
+      this.pending.set(req.id, { resolve, reject, progress, piece, shape });
       this.worker.postMessage(req);
     });
   }
 
-  async count(onProgress: (done: number) => void): Promise<Description> {
-    const m = await this.ask({ kind: 'count', id: this.next++, hold: this.hold }, onProgress);
+  async count(onProgress: (done: number) => void, onShape?: (s: ShapeBins) => void): Promise<Description> {
+    const m = await this.ask({ kind: 'count', id: this.next++, hold: this.hold }, onProgress, undefined, onShape);
     if (m.kind !== 'counted') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     return m.description;
   }
@@ -369,7 +381,7 @@ export function loadRecording(
   _name: string,
   onProgress: (done: number, total: number) => void,
   want: string[] | ViewOf = [],
-  onCounted?: (shape: RecordingShape | null, originMs: number) => void,
+  onCounted?: (shape: RecordingShape | null, originMs: number, final: boolean) => void,
 ): LoadHandle {
   const groups: WorkerGroup[] = [];
   let stopped = false;
@@ -422,9 +434,15 @@ export function loadRecording(
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
+    let partial = false;
+    session.onShape = (s) => {
+      if (!partial) performance.mark('jfrscope:overview begun');
+      partial = true;
+      onCounted?.(recordingShape(s), originMs, false);
+    };
     session.onCounted = (d) => {
       performance.mark('jfrscope:overview');
-      onCounted?.(recordingShape(d.shape), originMs);
+      onCounted?.(recordingShape(d.shape), originMs, true);
     };
     const profile = await session.open(want, onProgress);
     if (profile.events.length === 0 && profile.eventTypes.length === 0 && profile.info.errors.length) {
@@ -528,7 +546,7 @@ export function loadRecordingFromUrl(
   url: string,
   onProgress: (done: number, total: number) => void,
   want: string[] | ViewOf = [],
-  onCounted?: (shape: RecordingShape | null, originMs: number) => void,
+  onCounted?: (shape: RecordingShape | null, originMs: number, final: boolean) => void,
 ): LoadHandle {
   const ctl = new AbortController();
   let inner: LoadHandle | null = null;

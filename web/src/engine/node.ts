@@ -82,7 +82,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     const source = sourceOf(buf.slice(base, end), base, g);
     return {
       size: end - base,
-      count: (onProgress) => countGroup(make, source, onProgress),
+      count: (onProgress, onShape) => countGroup(make, source, onProgress, onShape),
       rows: (types, expected, onProgress, onPiece, chunks) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows, chunks),
     };
   });

@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type WasmParser } from './parts';
+import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -23,7 +23,8 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
   const progress = (done: number) => post({ kind: 'progress', id: req.id, done });
   if (req.kind === 'count') {
     source.hold(req.hold);
-    post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress) });
+    const shape = (s: ShapeBins) => post({ kind: 'shape', id: req.id, shape: s }, [s.samples.buffer, s.allocs.buffer, s.waiting.buffer] as ArrayBuffer[]);
+    post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress, shape) });
   } else if (req.kind === 'rows') {
     await rowsGroup(
       make,

@@ -317,11 +317,27 @@ export function describeCounted(p: WasmParser): Description {
   return d;
 }
 
-/** Counts, description and errors of a group: the count pass. */
-export async function countGroup(make: () => WasmParser, g: GroupSource, onProgress: (done: number) => void): Promise<Description> {
+/** How often a count pass hands out its shape so far (ms). */
+export const SHAPE_EVERY_MS = 400;
+
+/** Counts, description and errors of a group: the count pass; its shape so far now and then. */
+export async function countGroup(
+  make: () => WasmParser,
+  g: GroupSource,
+  onProgress: (done: number) => void,
+  onShape?: (shape: ShapeBins) => void,
+): Promise<Description> {
   const p = make();
   try {
-    await eachChunk(g, onProgress, (b, o, i) => p.countChunks(b, o, i));
+    let last = performance.now();
+    await eachChunk(g, onProgress, (b, o, i) => {
+      p.countChunks(b, o, i);
+      // The bins so far, now and then: the overview fills in while the count goes on.
+      if (onShape && performance.now() - last >= SHAPE_EVERY_MS) {
+        last = performance.now();
+        onShape({ first: p.shapeFirst(), samples: p.shapeSamples(), allocs: p.shapeAllocs(), waiting: p.shapeWaiting() });
+      }
+    });
     return describeCounted(p);
   } finally {
     p.free();

@@ -3,12 +3,12 @@
  * long as the recording is open, and answers requests by id.
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
- *   count {id, hold}  ─▶ progress* ─▶ counted {description}
+ *   count {id, hold}  ─▶ (progress | shape)* ─▶ counted {description}   (shape: the bins so far)
  *   rows {id, types, chunks?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  */
-import type { Description, PartColumns } from './parts';
+import type { Description, PartColumns, ShapeBins } from './parts';
 import type { TablePart } from './type-table';
 import type { ChunkSpan } from './layout';
 
@@ -21,6 +21,7 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { kind: 'progress'; id: number; done: number }
+  | { kind: 'shape'; id: number; shape: ShapeBins }
   | { kind: 'counted'; id: number; description: Description }
   | { kind: 'piece'; id: number; part: PartColumns }
   | { kind: 'rows'; id: number; part: PartColumns }

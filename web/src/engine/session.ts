@@ -20,7 +20,8 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { decodable, type Description, type PartColumns } from './parts';
+import { decodable, type Description, type PartColumns, type ShapeBins } from './parts';
+import { mergeShapes } from './shape';
 import { Merger, mergeDescriptions, type PartData } from './merge';
 import { toProfile } from './tables';
 
@@ -28,7 +29,8 @@ import { toProfile } from './tables';
 export interface GroupDecoder {
   /** Bytes of the file this group covers (for progress). */
   readonly size: number;
-  count(onProgress: (done: number) => void): Promise<Description>;
+  /** `onShape`: the shape of what it counted so far, now and then. */
+  count(onProgress: (done: number) => void, onShape?: (s: ShapeBins) => void): Promise<Description>;
   /** Rows of `types` (`expected` of them, as the count pass found), in pieces; the last one
    * carries the errors decoding met. */
   rows(
@@ -218,6 +220,8 @@ export class Session {
   private busy: Promise<unknown> = Promise.resolve();
   /** Types held as a time window only (too many rows to hold whole). */
   readonly windows = new Map<string, { fromMs: number; toMs: number; rows: number }>();
+  /** The shape of all the decoders have counted so far, while they count. */
+  onShape: ((s: ShapeBins | undefined) => void) | null = null;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -241,7 +245,12 @@ export class Session {
       done[g] = n;
       onProgress(done.reduce((a, b) => a + b, 0), total);
     };
-    this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i))));
+    const partial: (ShapeBins | undefined)[] = this.groups.map(() => undefined);
+    const shaped = (i: number) => (s: ShapeBins) => {
+      partial[i] = s;
+      this.onShape?.(mergeShapes(partial));
+    };
+    this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
     this.onCounted?.(this.description);
