@@ -1,8 +1,7 @@
 // The wasm parser in Node, single-threaded, on one recording. Median of 3 runs after a warm-up:
 //  - the count pass (every event's type and size, no rows);
-//  - the lazy open one worker does in the page: count pass, then the first round's rows (the
-//    types that fit the row budget, smallest first, as web/src/engine/session.ts picks them),
-//    copied out in pieces;
+//  - the lazy open one worker does in the page: count pass, then the first round's rows (what
+//    the first view shows, as web/src/engine/session.ts picks it), copied out in pieces;
 //  - a full decode of every type into one Parser, then every column copied out.
 //   node bench/wasm-node.mjs [FILE]
 import { readFileSync, statSync } from 'node:fs';
@@ -52,14 +51,28 @@ function lazyOnce() {
   spans.forEach((s, i) => c.countChunks(bytes.subarray(s.offset, s.offset + s.size), s.offset, i));
   const d = JSON.parse(c.describe());
   c.free();
+  // What the first view shows (session.ts firstRound, profile-logic/kinds.ts firstView): the
+  // default type (CPU samples first, then the most events), and the lanes' types (intervals,
+  // GCs, thread events) smallest first while the row budget lasts; a file up to 32 MB also the
+  // rest that fits.
   const budget = Math.max(2_000_000, Math.floor(bytes.length / 128));
-  const first = [];
-  let used = 0;
-  for (const t of d.types.filter((t) => t.count > 0 && (t.kind !== 'other' || t.hasStack)).sort((a, b) => a.count - b.count)) {
-    if (used + t.count > budget) break;
-    used += t.count;
-    first.push(t.name);
-  }
+  const decodable = d.types.filter((t) => t.count > 0 && (t.kind !== 'other' || t.hasStack));
+  const order = { cpu: 0, wall: 1, native: 2, lock: 3, wait: 4, park: 4.5, pinned: 4.7, sleep: 5, method: 5.5, io: 6, alloc: 7, nativemem: 7.5, other: 8 };
+  const shown = decodable.filter((t) => t.hasStack && order[t.kind] !== undefined).sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count)[0];
+  const lanes = new Set(['lock', 'wait', 'park', 'sleep', 'io', 'pinned', 'method', 'span', 'gc', 'thread']);
+  const first = shown ? [shown.name] : [];
+  let used = shown?.count ?? 0;
+  let fitted = 0;
+  const fill = (types) => {
+    for (const t of types.filter((t) => !first.includes(t.name)).sort((a, b) => a.count - b.count)) {
+      if (fitted + t.count > budget) break;
+      fitted += t.count;
+      used += t.count;
+      first.push(t.name);
+    }
+  };
+  fill(decodable.filter((t) => lanes.has(t.kind)));
+  if (bytes.length <= 32 * 1024 * 1024) fill(decodable);
   const t1 = performance.now();
   const p = new Parser(origin);
   p.reserveRows(Math.min(used, 2 * PIECE_ROWS));

@@ -173,28 +173,142 @@ impl Frames {
 }
 
 /// The stack prefix tree: each row is a frame under a prefix row (or -1 at the root).
+///
+/// A row's children are found through its own list (first child, next sibling: the rows of one
+/// path are added together, so walking it reads nearby memory), or, once a row has more than
+/// [`WIDE`] children, through a hash table of (prefix, frame). Deep, nearly unique stacks make
+/// trees of millions of rows where most rows have one child; a hash table of every row turned
+/// each step of each walk into a cache miss.
 #[derive(Debug, Clone, Default)]
 pub struct Stacks {
     /// Row in [`Frames`].
     pub frame: Vec<u32>,
     /// Row of the caller path, -1 at the root.
     pub prefix: Vec<i32>,
-    /// (prefix as u32) << 32 | frame → row.
+    /// Per row: its latest child, [`NIL`] when none.
+    first_child: Vec<u32>,
+    /// Per row: the previous child of its prefix, [`NIL`] when none.
+    next_sibling: Vec<u32>,
+    /// Per row: whether its children are in `map` (more than [`WIDE`] of them).
+    wide: Vec<bool>,
+    /// The root's latest child and whether the root is wide.
+    root_child: Option<u32>,
+    root_wide: bool,
+    /// (prefix as u32) << 32 | frame → row, for the children of wide rows.
     map: FxHashMap<u64, u32>,
+    /// A whole stack's hash (its frames, leaf first) → its row, for [`Stacks::intern_path`].
+    paths: FxHashMap<u64, u32>,
+}
+
+/// No row (in the child lists).
+const NIL: u32 = u32::MAX;
+/// Children of a row searched through its list, at most.
+const WIDE: usize = 8;
+
+/// The hash of a stack's frame rows (leaf first) that [`Stacks::intern_path`] looks it up by.
+fn path_hash(frames: &[u32]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = frames.len() as u64;
+    let mut pairs = frames.chunks_exact(2);
+    for p in &mut pairs {
+        h = (h ^ (p[0] as u64 | (p[1] as u64) << 32)).wrapping_mul(K).rotate_left(29);
+    }
+    for &f in pairs.remainder() {
+        h = (h ^ f as u64).wrapping_mul(K).rotate_left(29);
+    }
+    h ^ (h >> 32)
 }
 
 impl Stacks {
+    /// The row of the whole stack `frames` (frame rows, leaf first), adding what is new; -1 for
+    /// no frame at all. The same as interning its frames one by one from the root, which costs a
+    /// lookup in a table of every row per frame: a recording's chunks each write their stacks
+    /// again, so a stack seen before is found by its hash and checked by walking up from the
+    /// row found (the rows of one path were added together, so the walk reads nearby memory).
+    pub fn intern_path(&mut self, frames: &[u32]) -> i32 {
+        if frames.is_empty() {
+            return NONE;
+        }
+        let h = path_hash(frames);
+        if let Some(&row) = self.paths.get(&h) {
+            if self.is_path(row as i32, frames) {
+                return row as i32;
+            }
+        }
+        let mut s = NONE;
+        for &fr in frames.iter().rev() {
+            s = self.intern(s, fr) as i32;
+        }
+        self.paths.insert(h, s as u32);
+        s
+    }
+
+    /// Whether row `s` is the stack `frames` (leaf first), all the way to the root.
+    fn is_path(&self, mut s: i32, frames: &[u32]) -> bool {
+        for &f in frames {
+            let Some((&fr, &p)) = usize::try_from(s).ok().and_then(|i| Some((self.frame.get(i)?, self.prefix.get(i)?))) else {
+                return false;
+            };
+            if fr != f {
+                return false;
+            }
+            s = p;
+        }
+        s == NONE
+    }
+
     /// The row of `frame` called from `prefix`, adding it if new.
     #[inline]
     pub fn intern(&mut self, prefix: i32, frame: u32) -> u32 {
-        let next = self.frame.len() as u32;
+        let p = usize::try_from(prefix).ok().filter(|&p| p < self.frame.len());
         let key = ((prefix as u32 as u64) << 32) | frame as u64;
-        let i = *self.map.entry(key).or_insert(next);
-        if i == next {
-            self.frame.push(frame);
-            self.prefix.push(prefix);
+        let (head, wide) = match p {
+            Some(p) => (self.first_child[p], self.wide[p]),
+            None if prefix == NONE => (self.root_child.unwrap_or(NIL), self.root_wide),
+            // No such row (no caller passes one): its children live in the table alone.
+            None => (NIL, true),
+        };
+        let mut siblings = 0;
+        if wide {
+            if let Some(&i) = self.map.get(&key) {
+                return i;
+            }
+        } else {
+            let mut c = head;
+            while let Some(&f) = self.frame.get(c as usize) {
+                if f == frame {
+                    return c;
+                }
+                c = self.next_sibling[c as usize];
+                siblings += 1;
+            }
         }
-        i
+        let next = self.frame.len() as u32;
+        self.frame.push(frame);
+        self.prefix.push(prefix);
+        self.first_child.push(NIL);
+        self.next_sibling.push(head);
+        self.wide.push(false);
+        match p {
+            Some(p) => self.first_child[p] = next,
+            None if prefix == NONE => self.root_child = Some(next),
+            None => {}
+        }
+        if wide {
+            self.map.insert(key, next);
+        } else if siblings + 1 > WIDE {
+            // From now on this row's children are looked up by hash.
+            let mut c = next;
+            while let Some(&f) = self.frame.get(c as usize) {
+                self.map.insert(((prefix as u32 as u64) << 32) | f as u64, c);
+                c = self.next_sibling[c as usize];
+            }
+            match p {
+                Some(p) => self.wide[p] = true,
+                None => self.root_wide = true,
+            }
+        }
+        next
     }
 
     /// Number of rows.
@@ -401,5 +515,105 @@ impl Events {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.ty.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stacks interned frame by frame from the root, as the tree defines them.
+    fn one_by_one(st: &mut Stacks, frames: &[u32]) -> i32 {
+        let mut s = NONE;
+        for &f in frames.iter().rev() {
+            s = st.intern(s, f) as i32;
+        }
+        s
+    }
+
+    #[test]
+    fn intern_path_builds_the_tree_interning_frame_by_frame_builds() {
+        // Deep stacks sharing roots, each seen several times (as chunks write them again).
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) as u32
+        };
+        let stacks: Vec<Vec<u32>> = (0..300)
+            .map(|_| {
+                let depth = 1 + next() as usize % 200;
+                let mut v: Vec<u32> = (0..depth).map(|d| if d > depth / 2 { (depth - d) as u32 % 7 } else { next() % 40 }).collect();
+                v.reverse();
+                v
+            })
+            .collect();
+        let (mut a, mut b) = (Stacks::default(), Stacks::default());
+        for round in 0..3 {
+            for (i, s) in stacks.iter().enumerate() {
+                if (i + round) % 3 == 0 {
+                    continue;
+                }
+                assert_eq!(a.intern_path(s), one_by_one(&mut b, s));
+            }
+        }
+        assert_eq!((a.frame.clone(), a.prefix.clone()), (b.frame.clone(), b.prefix.clone()));
+        for s in &stacks {
+            let row = a.intern_path(s);
+            assert_eq!(a.frames_leaf_first(row), *s);
+        }
+        assert_eq!(a.intern_path(&[]), NONE);
+    }
+
+    #[test]
+    fn intern_numbers_rows_as_a_table_of_every_prefix_and_frame_would() {
+        // Rows with one child, a few, and hundreds (the root, and row 0): lists and the table.
+        let mut x = 99u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) as u32
+        };
+        let mut st = Stacks::default();
+        let mut reference: std::collections::HashMap<(i32, u32), u32> = Default::default();
+        let mut rows = 0u32;
+        for _ in 0..50_000 {
+            let prefix = match next() % 4 {
+                0 => NONE,
+                1 if rows > 0 => 0,
+                _ if rows > 0 => (next() % rows) as i32,
+                _ => NONE,
+            };
+            let frame = next() % 500;
+            let want = *reference.entry((prefix, frame)).or_insert_with(|| {
+                rows += 1;
+                rows - 1
+            });
+            assert_eq!(st.intern(prefix, frame), want);
+        }
+        assert_eq!(st.len(), rows as usize);
+        for (&(p, f), &row) in &reference {
+            assert_eq!((st.prefix[row as usize], st.frame[row as usize]), (p, f));
+        }
+        // A prefix that is no row is kept apart from the root's children.
+        let odd = st.intern(i32::MAX, 7);
+        assert_eq!(st.intern(i32::MAX, 7), odd);
+        assert_ne!(st.intern(NONE, 7), odd);
+    }
+
+    #[test]
+    fn intern_path_checks_what_its_hash_finds() {
+        let mut st = Stacks::default();
+        let long = st.intern_path(&[3, 2, 1]);
+        // A shorter path, a longer one and another ending in the same rows, all found under the
+        // hash of [2, 1] (as a collision would): each still gets its own row.
+        st.paths.insert(path_hash(&[2, 1]), long as u32);
+        let short = st.intern_path(&[2, 1]);
+        assert_eq!(short, st.prefix[long as usize]);
+        st.paths.insert(path_hash(&[4, 3, 2, 1]), short as u32);
+        let longer = st.intern_path(&[4, 3, 2, 1]);
+        assert_eq!(st.prefix[longer as usize], long);
+        st.paths.insert(path_hash(&[3, 2, 9]), long as u32);
+        let other = st.intern_path(&[3, 2, 9]);
+        assert_ne!(other, long);
+        assert_eq!(st.frames_leaf_first(other), vec![3, 2, 9]);
     }
 }

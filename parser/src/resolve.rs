@@ -345,10 +345,7 @@ impl<'a> Resolver<'a> {
             }
         }
         // Frames are stored leaf first; the tree grows from the root.
-        let mut s = NONE;
-        for &fr in frames.iter().rev() {
-            s = rec.stacks.intern(s, fr) as i32;
-        }
+        let s = rec.stacks.intern_path(&frames);
         self.frame_buf = frames;
         Some(s)
     }
