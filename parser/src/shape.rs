@@ -225,6 +225,17 @@ mod tests {
     }
 
     #[test]
+    fn a_type_whose_metadata_does_not_say_ticks_adds_nothing() {
+        use crate::testutil::*;
+        // The hand-built jdk.ExecutionSample's startTime is a long without @Timestamp("TICKS"):
+        // counted, but left out of the shape.
+        let c = chunk(&[metadata(&basic_classes()), checkpoint(&basic_pools()), event(20, &sample(5_000, 1, 1))], 0, Some(1), 7_000);
+        let rec = crate::parse(&c, &crate::Options { only: None, pass: crate::Pass::Count });
+        assert_eq!(rec.types[rec.type_index["jdk.ExecutionSample"] as usize].count, 1);
+        assert!(rec.shape.samples.is_empty());
+    }
+
+    #[test]
     fn a_time_far_from_the_rest_is_left_out_not_allocated() {
         let mut s = Shape::default();
         s.add(ShapeRole::Sample, 1_700_000_000 * BIN_NANOS, 0);
