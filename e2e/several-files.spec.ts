@@ -89,3 +89,27 @@ test('chunk files dropped together open as one recording', async ({ page }) => {
   await page.dispatchEvent('main', 'drop', { dataTransfer });
   await expectWholeRecording(page, chunks.length);
 });
+
+test('a link made on several files restores its view when the same chunks are given again, as a folder', async ({ page, context }) => {
+  const dir = resolve(root, 'test-results/several-files/linked');
+  const chunks = splitChunks(dir);
+  await page.goto('./');
+  await page.getByLabel('Open recording').setInputFiles(chunks);
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByLabel('Stack filter').fill('SearchService');
+  await page.getByRole('tab', { name: 'Top methods' }).click();
+  await expect(page).toHaveURL(/stack=SearchService/);
+  const link = page.url();
+  expect(new URL(link).searchParams.get('fp')).toMatch(new RegExp(`^${readFileSync(resolve(root, 'fixtures', FILE)).length}-[0-9a-f]{16}$`));
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByRole('region', { name: 'This link needs a recording from your disk' })).toBeVisible();
+  // The folder holds the same chunks and a file that is not a recording: the same recording.
+  await other.getByLabel('Choose a folder…').setInputFiles(dir);
+  await expect(other.getByRole('status')).toContainText('selected');
+  await expect(other.getByRole('alertdialog', { name: 'Not the link’s recording' })).toHaveCount(0);
+  await expect(other.getByLabel('Stack filter')).toHaveValue('SearchService');
+  await expect(other.getByRole('tab', { name: 'Top methods' })).toHaveAttribute('aria-selected', 'true');
+  await expect(other.locator('.notice')).not.toContainText('different recording');
+});

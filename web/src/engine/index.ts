@@ -231,7 +231,17 @@ class WorkerGroup implements GroupDecoder {
       if (!p) return;
       if (m.kind === 'progress') return p.progress?.(m.done);
       if (m.kind === 'shape') return p.shape?.(m.shape);
-      if (m.kind === 'piece') return p.piece?.(m.part);
+      if (m.kind === 'piece') {
+        // A piece the page cannot take (its merge failed) fails the request, not the page's
+        // event loop: the load says why instead of waiting for ever.
+        try {
+          p.piece?.(m.part);
+        } catch (e) {
+          this.pending.delete(m.id);
+          p.reject(e instanceof Error ? e : new Error(String(e)));
+        }
+        return;
+      }
       this.pending.delete(m.id);
       if (m.kind === 'error') p.reject(new Error(m.message));
       else p.resolve(m);
@@ -419,7 +429,7 @@ export function loadRecording(
     const ends = await endsOf(file);
     performance.mark('jfrscope:layout read');
     if (stopped) throw new CancelledError();
-    const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+    const originMs = spans.length ? spans.reduce((a, s) => Math.min(a, s.startMs), Infinity) : 0;
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));
     const parts = spans.length ? partition(spans, n) : [[]];
     for (const group of parts) {
