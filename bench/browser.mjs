@@ -8,7 +8,7 @@
 //   A folder (a JFR repository: tools/synth/synth.mjs day DIR) is given to "Open folder", several
 //   files to "Open recording" together; either opens as one recording. On 2 GiB or more, or
 //   several files, the time to the whole recording's overview is a goal of its own (< 5 s).
-//   RUNS=n opens; TYPES=a,b to measure those types' views too; PORT=p for the static server
+//   RUNS=n opens; ROW_BUDGET=n rows the first round decodes at most; TYPES=a,b to measure those types' views too; PORT=p for the static server
 //   (default 4190); FILTER=a,b the two frame names typed into the stack filter (default: two
 //   names from the opened type's flame graph); PEER=speedscope to end with speedscope opening the
 //   same file (bench/speedscope.mjs, served on PORT+1) and the ratio of its time and memory to
@@ -104,6 +104,8 @@ async function openOnce() {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`http://127.0.0.1:${port}/${process.env.EVENT ? `?v=2&event=${encodeURIComponent(process.env.EVENT)}` : ''}`);
+  // ROW_BUDGET=n: the rows the first round may decode (the page's jfrscope:rowBudget setting).
+  if (process.env.ROW_BUDGET) await page.evaluate((n) => localStorage.setItem('jfrscope:rowBudget', n), process.env.ROW_BUDGET);
   let heap = 0;
   let sampling = true;
   const sampler = (async () => {
