@@ -133,10 +133,13 @@ async function openOnce() {
   // The whole recording's overview (from the count pass), or, before there is one, the count
   // pass being done (what it would be drawn from).
   const [overviewMark, overviewAt] = marks.find(([n]) => n === 'overview') ?? marks.find(([n]) => n === 'counted') ?? ['', NaN];
+  // The overview's first, partial drawing (the count pass hands its shape out as it goes).
+  const begunAt = marks.find(([n]) => n === 'overview begun')?.[1] ?? overviewAt;
   return {
     page,
     secs,
     overview: (overviewAt - load) / 1000,
+    begun: (begunAt - load) / 1000,
     overviewMark,
     inPage: shown ? (shown - load) / 1000 : NaN,
     phases: marks.map(([n, t]) => `${n} ${(t - load).toFixed(0)}`).join(' · '),
@@ -264,8 +267,8 @@ try {
   if (mb >= 2 * 1024 ** 3 / 1e6 || files > 1) {
     const over = opens.map((o) => o.overview);
     goal(
-      `A ${(mb / 1e3).toFixed(1)} GB recording${files > 1 ? ` of ${files} files` : ''} opens, its overview appears (${typical.overviewMark === 'overview' ? 'mark "overview"' : 'no overview mark: the count pass done'})`,
-      `${median(over).toFixed(2)} s [${range(over)} s]; view shown ${median(inPage).toFixed(2)} s`,
+      `A ${(mb / 1e3).toFixed(1)} GB recording${files > 1 ? ` of ${files} files` : ''} opens, its whole overview appears (${typical.overviewMark === 'overview' ? 'the count pass done' : 'no overview mark: the count pass done'})`,
+      `whole ${median(over).toFixed(2)} s [${range(over)} s], first drawn ${median(opens.map((o) => o.begun)).toFixed(2)} s; view shown ${median(inPage).toFixed(2)} s`,
       '< 5 s',
       median(over) < 5,
     );
