@@ -168,8 +168,11 @@ export interface GroupSource {
   spans: ChunkSpan[];
   /** One chunk's bytes (the event panel). */
   read(offset: number, size: number): Promise<Uint8Array>;
-  /** Every chunk's bytes in order, the next being read while the caller decodes this one. */
-  each(): AsyncGenerator<Uint8Array>;
+  /**
+   * Every chunk's bytes in order, the next being read while the caller decodes this one; `drop`:
+   * let go of each held chunk once handed out (the pass the chunks were held for).
+   */
+  each(drop?: boolean): AsyncGenerator<Uint8Array>;
   /**
    * Keep the chunks read from a File, up to `limit` bytes, until `release()`: a lazy load's count
    * pass reads each chunk once and its first rows round decodes the same bytes again; what fits
@@ -244,7 +247,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
       throw unreadable(e);
     }
   };
-  async function* each(): AsyncGenerator<Uint8Array> {
+  async function* each(drop = false): AsyncGenerator<Uint8Array> {
     if (!(data instanceof Blob)) {
       for (const s of spans) yield read(s.offset, s.size);
       return;
@@ -254,7 +257,11 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
     const keep = held;
     for (let i = 0; i < spans.length; ) {
       if (keep?.chunks.has(spans[i].offset)) {
-        yield keep.chunks.get(spans[i++].offset)!;
+        const bytes = keep.chunks.get(spans[i].offset)!;
+        // The first rows round decodes them once more: memory shrinks as the round grows.
+        if (drop) keep.chunks.delete(spans[i].offset);
+        i++;
+        yield bytes;
         continue;
       }
       let j = i;
@@ -262,7 +269,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
       const run = spans.slice(i, j);
       let k = 0;
       for await (const bytes of streamChunks(data, base, run)) {
-        if (keep && keep.bytes + bytes.length <= keep.limit) {
+        if (keep && !drop && keep.bytes + bytes.length <= keep.limit) {
           keep.chunks.set(run[k].offset, bytes);
           keep.bytes += bytes.length;
         }
@@ -287,7 +294,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
  * One group of chunks through a parser, chunk by chunk (so wasm memory holds one chunk's bytes
  * at a time). With no chunk header at all, the whole group goes in once, for the parser's error.
  */
-async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void, only?: number[]) {
+async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void, only?: number[], drop = false) {
   if (g.spans.length === 0) return f(await g.read(g.base, g.size), g.base, 0);
   let done = 0;
   if (only) {
@@ -302,7 +309,7 @@ async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: 
     return;
   }
   let k = 0;
-  for await (const bytes of g.each()) {
+  for await (const bytes of g.each(drop)) {
     const s = g.spans[k++];
     f(bytes, s.offset, s.index);
     done += s.size;
@@ -375,7 +382,7 @@ export async function rowsGroup(
           onPiece(readPart(p), false);
           p.nextPiece();
         }
-      }, chunks);
+      }, chunks, true);
     }
     onPiece(readPart(p), true);
   } finally {
