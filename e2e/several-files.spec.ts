@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { root, shot } from './helpers';
+import { clickBusiestPoint, root, shot } from './helpers';
 
 const FILE = 'jdk17-multichunk.jfr';
 /** The JDK's counts for the whole recording (fixtures/expected/, tools/golden). */
@@ -64,6 +64,25 @@ test('chunk files chosen together open as the whole recording; a file that is no
   await page.getByLabel('Open recording').setInputFiles([join(dir, 'notes.txt'), ...chunks]);
   await expectWholeRecording(page, chunks.length);
   await shot(page, 'several-files-recording');
+  // An event's details name the file it is in and where, and its fields decode from that file.
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  expect(await clickBusiestPoint(page)).toBe(true);
+  const panel = page.getByRole('complementary', { name: 'Event details' });
+  await expect(panel.locator('pre')).toContainText('"startTime"');
+  const place = (await panel.getByLabel('Place in the files').textContent()) ?? '';
+  const m = /^in (chunk-\d\.jfr), byte ([\d,]+)$/.exec(place);
+  expect(m, place).not.toBeNull();
+  const bytes = readFileSync(join(dir, m![1]));
+  const at = Number(m![2].replace(/,/g, ''));
+  expect(at).toBeGreaterThanOrEqual(68);
+  // An event there starts with its size (a LEB128 varint) and ends inside the file.
+  let n = 0;
+  for (let k = 0, shift = 1; k < 9; k++, shift *= 128) {
+    n += (bytes[at + k] & 0x7f) * shift;
+    if (bytes[at + k] < 0x80) break;
+  }
+  expect(n).toBeGreaterThan(2);
+  expect(at + n).toBeLessThanOrEqual(bytes.length);
   expect(errors).toEqual([]);
 });
 

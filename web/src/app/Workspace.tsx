@@ -4,7 +4,7 @@
  * goes down as values, the components' intents come back as actions.
  */
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { decodeEventFields } from '../engine';
+import { decodeEventFields, eventFile } from '../engine';
 import { formatClock, formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import { LONG_RECORDING_MS } from '../profile-logic/day';
 import { DayHeatmap } from '../components/DayHeatmap';
@@ -146,6 +146,17 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   }, [state.view]);
   const choices = useMemo(() => eventChoices(profile), [profile]);
   const loadFields = useCallback((event: number) => decodeEventFields(profile, event), [profile]);
+  // A recording of several files: the file and byte each event comes from.
+  const placeOf = useMemo(
+    () =>
+      loaded.sources
+        ? (event: number) => {
+            const at = eventFile(profile, profile.events.offset[event]);
+            return at ? `${at.name}, byte ${at.offset.toLocaleString('en-US')}` : null;
+          }
+        : undefined,
+    [loaded.sources, profile],
+  );
   // Deferred types not being decoded already (the picked one is, and those asked for).
   const waiting = profile.eventTypes.filter((t) => t.deferred && t.name !== state.eventType && !requested.includes(t.name) && !loaded.failed?.[t.name]);
   const waitingCount = waiting.reduce((a, t) => a + t.count, 0);
@@ -634,7 +645,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
           </div>
         </div>
         {selectedEvent !== null && selectedEvent < profile.events.length && (
-          <EventPanel profile={profile} event={selectedEvent} clock={state.clock} loadFields={loadFields} onClose={() => setSelectedEvent(null)} />
+          <EventPanel profile={profile} event={selectedEvent} clock={state.clock} loadFields={loadFields} placeOf={placeOf} onClose={() => setSelectedEvent(null)} />
         )}
       </div>
     </main>

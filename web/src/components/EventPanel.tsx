@@ -11,10 +11,12 @@ interface Props {
   clock: boolean;
   /** Every field of the event, resolved (the app reads them from the file). */
   loadFields: (event: number) => Promise<Record<string, unknown>>;
+  /** Which file of several, and where in it, the event lies ("a.jfr, byte 1,234"); null for one file. */
+  placeOf?: (event: number) => string | null;
   onClose: () => void;
 }
 
-export function EventPanel({ profile, event, clock, loadFields, onClose }: Props) {
+export function EventPanel({ profile, event, clock, loadFields, placeOf, onClose }: Props) {
   const [fields, setFields] = useState<{ event: number; text: string } | null>(null);
   useEffect(() => {
     let live = true;
@@ -30,6 +32,7 @@ export function EventPanel({ profile, event, clock, loadFields, onClose }: Props
   const e = profile.events;
   const type = profile.eventTypes[e.type[event]];
   const s = summarize(profile, event, clock ? profile.info.startMs : null);
+  const place = placeOf?.(event) ?? null;
   // Leaf first, with line numbers and frame kinds.
   const frames: { name: string; line: number; kind: number }[] = [];
   for (let st = e.stack[event]; st >= 0; st = profile.stacks.prefix[st]) {
@@ -58,6 +61,14 @@ export function EventPanel({ profile, event, clock, loadFields, onClose }: Props
           <>
             <br />
             <bdi>{visibleName(s.peer)}</bdi>
+          </>
+        )}
+        {place !== null && (
+          <>
+            <br />
+            <span aria-label="Place in the files">
+              in <bdi>{visibleName(place)}</bdi>
+            </span>
           </>
         )}
       </p>
