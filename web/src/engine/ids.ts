@@ -88,3 +88,104 @@ export class TupleIds {
     this.slots = slots;
   }
 }
+
+/**
+ * The merged stack prefix tree: rows numbered 0, 1, 2… in the order (prefix, frame) pairs are
+ * first seen, as TupleIds(2) would number them, but found through each row's own list of
+ * children (first child, next sibling), and through a TupleIds only for rows with more than
+ * WIDE children. A decoder sends a path's rows together, so a row's prefix is most often the
+ * row just before it: the lists keep each step of a merge in nearby memory, where a hash table
+ * of millions of stacks made every step a cache miss.
+ */
+export class PrefixTree {
+  /** Rows. */
+  size = 0;
+  private frames: Int32Array;
+  private prefixes: Int32Array;
+  private first: Int32Array;
+  private next: Int32Array;
+  private kids: Uint8Array;
+  private rootFirst = -1;
+  private rootKids = 0;
+  private readonly wide = new TupleIds(2);
+  private readonly wideRows: number[] = [];
+  private static readonly WIDE = 8;
+
+  constructor(expected = 0) {
+    const cap = Math.max(1024, expected);
+    this.frames = new Int32Array(cap);
+    this.prefixes = new Int32Array(cap);
+    this.first = new Int32Array(cap);
+    this.next = new Int32Array(cap);
+    this.kids = new Uint8Array(cap);
+  }
+
+  /** The row of `frame` under `prefix` (-1: at the root), the next row when it is new. */
+  id(prefix: number, frame: number): number {
+    const inTree = prefix >= 0 && prefix < this.size;
+    const kids = inTree ? this.kids[prefix] : prefix === -1 ? this.rootKids : 255;
+    if (kids > PrefixTree.WIDE) {
+      const w = this.wide.id(prefix, frame);
+      if (w < this.wideRows.length) return this.wideRows[w];
+      const row = this.add(prefix, frame, inTree);
+      this.wideRows.push(row);
+      return row;
+    }
+    for (let c = inTree ? this.first[prefix] : prefix === -1 ? this.rootFirst : -1; c >= 0; c = this.next[c]) {
+      if (this.frames[c] === frame) return c;
+    }
+    const row = this.add(prefix, frame, inTree);
+    if (kids + 1 > PrefixTree.WIDE) {
+      // From now on this prefix's children are looked up by hash: every one of them so far.
+      for (let c = row; c >= 0; c = this.next[c]) {
+        this.wide.id(prefix, this.frames[c]);
+        this.wideRows.push(c);
+      }
+    }
+    return row;
+  }
+
+  private add(prefix: number, frame: number, inTree: boolean): number {
+    const row = this.size++;
+    if (row === this.frames.length) this.grow();
+    this.frames[row] = frame;
+    this.prefixes[row] = prefix;
+    this.first[row] = -1;
+    this.kids[row] = 0;
+    if (inTree) {
+      this.next[row] = this.first[prefix];
+      this.first[prefix] = row;
+      if (this.kids[prefix] < 255) this.kids[prefix]++;
+    } else if (prefix === -1) {
+      this.next[row] = this.rootFirst;
+      this.rootFirst = row;
+      if (this.rootKids < 255) this.rootKids++;
+    } else {
+      this.next[row] = -1;
+    }
+    return row;
+  }
+
+  private grow(): void {
+    const more = <T extends Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.frames = more(this.frames);
+    this.prefixes = more(this.prefixes);
+    this.first = more(this.first);
+    this.next = more(this.next);
+    this.kids = more(this.kids);
+  }
+
+  /** Each row's frame. */
+  frameColumn(): Int32Array {
+    return this.frames.slice(0, this.size);
+  }
+
+  /** Each row's prefix (-1 at the root). */
+  prefixColumn(): Int32Array {
+    return this.prefixes.slice(0, this.size);
+  }
+}

@@ -11,7 +11,7 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
-import { TupleIds } from './ids';
+import { PrefixTree, TupleIds } from './ids';
 import type { Description, PartColumns, TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
@@ -120,7 +120,7 @@ export class Merger {
   private readonly tVirtual: number[] = [];
   /** Frames by (name, class, line, bytecode index, kind); stacks by (prefix, frame). */
   private readonly frames = new TupleIds(5);
-  private readonly stacks = new TupleIds(2);
+  private readonly stacks = new PrefixTree();
   private readonly typeIdx: Map<string, number>;
   private readonly sources: Source[] = [];
   private reserved = 0;
@@ -225,8 +225,8 @@ export class Merger {
       frameLine: this.frames.column(2),
       frameBci: this.frames.column(3),
       frameKind: Uint8Array.from(this.frames.column(4)),
-      stackFrame: new Uint32Array(this.stacks.column(1).buffer),
-      stackPrefix: this.stacks.column(0),
+      stackFrame: new Uint32Array(this.stacks.frameColumn().buffer),
+      stackPrefix: this.stacks.prefixColumn(),
       ...events,
     };
   }
