@@ -22,6 +22,9 @@ use crate::ticks::Ticks;
 /// Width of a bin: one second.
 pub const BIN_NANOS: i64 = 1_000_000_000;
 
+/// How far outside its chunk's time an event may start (and a wait last): an hour.
+pub const SLACK_NANOS: i64 = 3_600 * BIN_NANOS;
+
 /// Bins a shape spans at most (48 days of seconds): a timestamp far from the others (a broken
 /// clock) is left out instead of growing the arrays without bound.
 pub const MAX_BINS: i64 = 1 << 22;
@@ -35,9 +38,12 @@ pub struct Shape {
     pub samples: Vec<u32>,
     /// Allocation samples (jdk.ObjectAllocationSample, in and outside TLAB) starting in each bin.
     pub allocs: Vec<u32>,
-    /// Waiting threads on average over each bin: the nanoseconds of monitor, park, sleep and
-    /// I/O waits that overlap it, divided by [`BIN_NANOS`].
-    pub waiting: Vec<f64>,
+    /// The part of the waiting threads of each bin from waits that start or end in it: see
+    /// [`Shape::waiting`], which adds the waits that cover bins whole.
+    part: Vec<f64>,
+    /// Waits covering bins whole, as differences: +1 at the first bin a wait covers whole, −1
+    /// after the last (one step per wait, however many bins it covers).
+    whole: Vec<f64>,
     /// Events whose time fell outside [`MAX_BINS`] of the others, left out.
     pub outside: u64,
 }
@@ -90,7 +96,8 @@ impl Shape {
             let k = more as usize;
             self.samples.splice(0..0, std::iter::repeat_n(0, k));
             self.allocs.splice(0..0, std::iter::repeat_n(0, k));
-            self.waiting.splice(0..0, std::iter::repeat_n(0.0, k));
+            self.part.splice(0..0, std::iter::repeat_n(0.0, k));
+            self.whole.splice(0..0, std::iter::repeat_n(0.0, k));
             self.first = bin;
             return Some(0);
         }
@@ -104,11 +111,26 @@ impl Shape {
         Some(i as usize)
     }
 
+    /// Waiting threads on average over each bin: the nanoseconds of monitor, park, sleep and
+    /// I/O waits that overlap it, divided by [`BIN_NANOS`].
+    pub fn waiting(&self) -> Vec<f64> {
+        let mut run = 0.0;
+        self.part
+            .iter()
+            .zip(&self.whole)
+            .map(|(p, w)| {
+                run += w;
+                p + run
+            })
+            .collect()
+    }
+
     fn grow_back(&mut self, n: usize) {
         let len = self.samples.len() + n;
         self.samples.resize(len, 0);
         self.allocs.resize(len, 0);
-        self.waiting.resize(len, 0.0);
+        self.part.resize(len, 0.0);
+        self.whole.resize(len + 1, 0.0);
     }
 
     /// Add one event of `role` that starts at `start` ns since the epoch and lasts `duration` ns.
@@ -123,7 +145,7 @@ impl Shape {
                 ShapeRole::Sample => return self.samples[i] += 1,
                 ShapeRole::Alloc => return self.allocs[i] += 1,
                 ShapeRole::Wait if duration >= 0 && duration < BIN_NANOS - (start - bin * BIN_NANOS) => {
-                    return self.waiting[i] += duration as f64 / BIN_NANOS as f64;
+                    return self.part[i] += duration as f64 / BIN_NANOS as f64;
                 }
                 _ => {}
             }
@@ -149,15 +171,37 @@ impl Shape {
                     return;
                 }
                 let first = self.first;
-                for k in bin..=last {
+                // The two end bins in part, the bins between whole: one step each, so a wait of
+                // days costs what one of a millisecond does.
+                let ends: &[i64] = if last == bin { &[bin] } else { &[bin, last] };
+                for &k in ends {
                     let lo = start.max(k.saturating_mul(BIN_NANOS));
                     let hi = end.min(k.saturating_add(1).saturating_mul(BIN_NANOS));
                     if hi > lo {
-                        self.waiting[(k - first) as usize] += (hi - lo) as f64 / BIN_NANOS as f64;
+                        self.part[(k - first) as usize] += (hi - lo) as f64 / BIN_NANOS as f64;
                     }
+                }
+                if last - bin >= 2 {
+                    self.whole[(bin + 1 - first) as usize] += 1.0;
+                    self.whole[(last - first) as usize] -= 1.0;
                 }
             }
         }
+    }
+
+    /// Add an event of `chunk` unless it starts more than [`SLACK_NANOS`] outside the time the
+    /// chunk's header claims (a damaged clock or tick rate: left out, so that the bins stay as
+    /// few as the recording's seconds); a wait is cut there.
+    #[inline]
+    fn add_in(&mut self, chunk: &Chunk<'_>, role: ShapeRole, start: i64, duration: i64) {
+        let h = &chunk.header;
+        let lo = h.start_nanos.saturating_sub(SLACK_NANOS);
+        let hi = h.start_nanos.saturating_add(h.duration_nanos.max(0)).saturating_add(SLACK_NANOS);
+        if start < lo || start > hi {
+            self.outside += 1;
+            return;
+        }
+        self.add(role, start, duration.min(hi - start))
     }
 
     /// Read the start (and for waits the duration) of the event whose fields start at `body`
@@ -169,10 +213,10 @@ impl Shape {
         if chunk.header.compressed {
             if let Some((t, at)) = varint_at(chunk.data, body, end) {
                 if role != ShapeRole::Wait {
-                    return self.add(role, ticks.nanos(t as i64), 0);
+                    return self.add_in(chunk, role, ticks.nanos(t as i64), 0);
                 }
                 if let Some((d, _)) = varint_at(chunk.data, at, end) {
-                    return self.add(role, ticks.nanos(t as i64), ticks.duration(d as i64));
+                    return self.add_in(chunk, role, ticks.nanos(t as i64), ticks.duration(d as i64));
                 }
             }
         }
@@ -193,7 +237,7 @@ impl Shape {
         } else {
             0
         };
-        self.add(role, ticks.nanos(t), d);
+        self.add_in(chunk, role, ticks.nanos(t), d);
     }
 }
 
@@ -220,8 +264,14 @@ mod tests {
         assert_eq!(s.first, 8);
         assert_eq!(s.samples, vec![1, 0, 1, 0]);
         assert_eq!(s.allocs, vec![0, 0, 0, 1]);
-        assert!((s.waiting[2] - 0.4).abs() < 1e-12 && (s.waiting[3] - 0.4).abs() < 1e-12, "{:?}", s.waiting);
-        assert_eq!(s.waiting[0] + s.waiting[1], 0.0);
+        let w = s.waiting();
+        assert!((w[2] - 0.4).abs() < 1e-12 && (w[3] - 0.4).abs() < 1e-12, "{w:?}");
+        assert_eq!(w[0] + w[1], 0.0);
+        // A wait of 3.5 s from 8.75 s: a quarter of 8, 9 and 10 whole, a quarter of 12.
+        s.add(ShapeRole::Wait, 8 * BIN_NANOS + 750_000_000, 3_500_000_000);
+        let w = s.waiting();
+        let want = [0.25, 1.0, 1.4, 1.4, 0.25];
+        assert!(w.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12), "{w:?}");
     }
 
     #[test]
@@ -244,6 +294,9 @@ mod tests {
         assert_eq!((s.samples.len(), s.outside), (1, 2));
         s.add(ShapeRole::Wait, 1_700_000_000 * BIN_NANOS - 1, 2);
         assert_eq!(s.first, 1_699_999_999);
-        assert!((s.waiting.iter().sum::<f64>() - 2e-9).abs() < 1e-15);
+        assert!((s.waiting().iter().sum::<f64>() - 2e-9).abs() < 1e-15);
+        // A wait over the whole span costs one step, not one per bin.
+        s.add(ShapeRole::Wait, s.first * BIN_NANOS, 100 * BIN_NANOS);
+        assert!((s.waiting().iter().sum::<f64>() - 2e-9 - 100.0).abs() < 1e-9, "{} bins", s.samples.len());
     }
 }

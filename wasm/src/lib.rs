@@ -237,7 +237,7 @@ impl Parser {
     /// Waiting threads on average per second (monitor, park, sleep and I/O waits).
     #[wasm_bindgen(js_name = shapeWaiting)]
     pub fn shape_waiting(&self) -> js_sys::Float64Array {
-        js_sys::Float64Array::from(&self.rec.shape.waiting[..])
+        js_sys::Float64Array::from(&self.rec.shape.waiting()[..])
     }
 
     /// `{ types, info, chunks, errors }` as JSON text (small: one row per type and chunk).

@@ -105,7 +105,8 @@ export function App() {
           <span>{progress.total > 1 ? formatPercent(progress.done, progress.total) : 'reading…'}</span>
         </div>
       )}
-      {progress && !loaded && overview && <DayHeatmap shape={overview.shape} originMs={overview.originMs} counting={!overview.final} />}
+      {/* While a recording opens (another may be open meanwhile): its overview, from the count pass. */}
+      {progress && overview && <DayHeatmap shape={overview.shape} originMs={overview.originMs} counting={!overview.final} />}
       {error && (
         <div role="alert" className="error">
           {error}

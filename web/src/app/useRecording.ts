@@ -147,6 +147,8 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         const fp = ends ? await fingerprint(ends.size, ends.head, ends.tail) : '';
         if (handle.current !== h) return closeRecording(profile);
         setProgress(null);
+        // The open recording's view shows its overview from here on.
+        setOverview(null);
         const src = recordingSources(profile);
         const several = src && (src.files.length > 1 || src.skipped.length > 0) ? src : undefined;
         name = sourcesName(name, src);
@@ -177,6 +179,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
       (e: unknown) => {
         if (e instanceof CancelledError || handle.current !== h) return;
         setProgress(null);
+        setOverview(null);
         setError(e instanceof Error ? e.message : String(e));
       },
     );

@@ -8,11 +8,28 @@
 import type { RecordingShape } from '../columns/profile';
 import type { ShapeBins } from './parts';
 
+/** Seconds a merged shape spans at most (as the parser's MAX_BINS: 48 days). */
+export const MAX_BINS = 1 << 22;
+
+/**
+ * The shapes added bin by bin. A shape whose seconds lie too far from the others (a damaged
+ * chunk's clock) is left out, the largest shapes kept first.
+ */
 export function mergeShapes(shapes: (ShapeBins | undefined)[]): ShapeBins | undefined {
-  const some = shapes.filter((s): s is ShapeBins => !!s && s.samples.length > 0);
-  if (some.length <= 1) return some[0] ?? shapes.find((s) => s);
-  const first = Math.min(...some.map((s) => s.first));
-  const end = Math.max(...some.map((s) => s.first + s.samples.length));
+  const all = shapes.filter((s): s is ShapeBins => !!s && s.samples.length > 0);
+  if (all.length <= 1) return all[0] ?? shapes.find((s) => s);
+  const weight = (s: ShapeBins) => s.samples.reduce((a, b) => a + b, 0) + s.allocs.reduce((a, b) => a + b, 0) + s.waiting.length;
+  const some: ShapeBins[] = [];
+  let first = Infinity;
+  let end = -Infinity;
+  for (const s of [...all].sort((a, b) => weight(b) - weight(a))) {
+    const f = Math.min(first, s.first);
+    const e = Math.max(end, s.first + s.samples.length);
+    if (e - f > MAX_BINS) continue;
+    some.push(s);
+    first = f;
+    end = e;
+  }
   const out: ShapeBins = { first, samples: new Uint32Array(end - first), allocs: new Uint32Array(end - first), waiting: new Float64Array(end - first) };
   for (const s of some) {
     const at = s.first - first;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionInNode } from '../node';
+import { MAX_BINS, mergeShapes } from '../shape';
 
 const root = resolve(__dirname, '../../../..');
 
@@ -34,4 +35,17 @@ describe('the shape of decoders counted apart, merged', () => {
       });
     }
   }
+});
+
+describe('mergeShapes', () => {
+  it('adds bins by their second, and leaves out a shape too far from the rest', () => {
+    const a = { first: 100, samples: Uint32Array.of(3, 5), allocs: Uint32Array.of(0, 1), waiting: Float64Array.of(0, 0.5) };
+    const b = { first: 101, samples: Uint32Array.of(1, 0, 2), allocs: new Uint32Array(3), waiting: Float64Array.of(1, 0, 0) };
+    const far = { first: 100 + MAX_BINS, samples: Uint32Array.of(1), allocs: new Uint32Array(1), waiting: new Float64Array(1) };
+    const m = mergeShapes([a, undefined, far, b])!;
+    expect(m.first).toBe(100);
+    expect([...m.samples]).toEqual([3, 6, 0, 2]);
+    expect([...m.allocs]).toEqual([0, 1, 0, 0]);
+    expect([...m.waiting]).toEqual([0, 1.5, 0, 0]);
+  });
 });
