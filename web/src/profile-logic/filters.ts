@@ -206,8 +206,8 @@ export function inSpan(tracks: SpanTracks, t: number, at: number): boolean {
 }
 
 export interface Filtered {
-  /** 1 where the event is of the type and passes thread, stack, exclude and state filters. */
-  match: Uint8Array;
+  /** 1 where the event is of the type and passes thread, stack, exclude and state filters (made when first read). */
+  readonly match: Uint8Array;
   /** 1 where the event is of the selected type at all (matching or not). */
   ofType: Uint8Array;
   /** Per thread row: 1 when the thread filter keeps it and it is not hidden. */
@@ -308,8 +308,6 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   const kept = (t: number) => (t < rows ? threads[t] === 1 : spec.thread === null);
   let every = test === null;
   for (let t = 0; t < lists.length && every; t++) if (lists[t].length && !kept(t)) every = false;
-  // Every event of the type matches: the type's flags serve as the match (shared, never written).
-  const match = every ? ofType : new Uint8Array(profile.events.length);
   const { state, stack } = profile.events;
   // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
@@ -332,10 +330,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
           v = memo[s];
           if (v === 0) v = filter!.resolve(s);
         }
-        if (s >= 0 ? keeps[v] : noStack) {
-          match[i] = 1;
-          cm++;
-        }
+        if (s >= 0 ? keeps[v] : noStack) cm++;
         m[k + 1] = cm;
       }
       return { list, match: m, running: r };
@@ -343,7 +338,6 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
       if (!test || (stackOnly ? (stack[i] >= 0 ? filter!.test(stack[i]) : noStack) : passes(test, i))) {
-        if (!every) match[i] = 1;
         cm++;
         if (running) {
           const s = state[i];
@@ -355,5 +349,19 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     }
     return { list, match: m, running: r };
   });
-  return { filtered: { match, ofType, threads }, cums };
+  // Per-event flags only when asked (a click on the timeline): read off the running counts.
+  // Every event of the type matches: the type's flags serve (shared, never written).
+  let match: Uint8Array | null = every ? ofType : null;
+  const filtered: Filtered = {
+    get match() {
+      if (!match) {
+        match = new Uint8Array(profile.events.length);
+        for (const { list, match: m } of cums) for (let k = 0; k < list.length; k++) if (m[k + 1] > m[k]) match[list[k]] = 1;
+      }
+      return match;
+    },
+    ofType,
+    threads,
+  };
+  return { filtered, cums };
 }
