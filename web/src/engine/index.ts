@@ -204,6 +204,19 @@ async function blobLayout(blob: Blob): Promise<ChunkSpan[]> {
   return spans;
 }
 
+/**
+ * The bytes after a recording's last chunk that start no chunk (zeros a crash or a copy left, or
+ * anything appended): not read, and said, with the chunks before them kept.
+ */
+export function afterChunks(spans: ChunkSpan[], size: number): Description['errors'] {
+  const last = spans[spans.length - 1];
+  const end = last ? last.offset + last.size : 0;
+  if (!last || end >= size) return [];
+  const n = size - end;
+  const amount = n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${n.toLocaleString('en-US')} bytes`;
+  return [{ chunk: last.index, offset: end, message: `The ${amount} after the last chunk (from byte ${end.toLocaleString('en-US')}) do not start a chunk (no FLR\\0 header); they were not read.` }];
+}
+
 /** One worker and the group of chunks it owns; requests by id, answers and progress by id. */
 class WorkerGroup implements GroupDecoder {
   private next = 0;
@@ -444,6 +457,7 @@ export function loadRecording(
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
+    session.layoutErrors = afterChunks(spans, size);
     let partial = false;
     session.onShape = (s) => {
       if (!partial) performance.mark('jfrscope:overview begun');

@@ -222,6 +222,8 @@ export class Session {
   readonly windows = new Map<string, { fromMs: number; toMs: number; rows: number }>();
   /** The shape of all the decoders have counted so far, while they count. */
   onShape: ((s: ShapeBins | undefined) => void) | null = null;
+  /** What reading the file's chunk headers found wrong (bytes after the last chunk). */
+  layoutErrors: Description['errors'] = [];
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -253,6 +255,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
+    this.description.errors.push(...this.layoutErrors);
     this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };
     const first = firstRound(this.description, this.budget, view, this.limit, this.fileSize <= this.wholeFirstBytes);
