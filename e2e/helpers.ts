@@ -32,10 +32,12 @@ export async function settled(page: Page): Promise<void> {
   await expect(page.getByRole('status')).not.toHaveAttribute('aria-busy', 'true');
 }
 
-/** A time as the app writes it ("0 µs", "812 ms", "4.25 s", "21.4 s", "1m02.5s") → ms. */
+/** A time as the app writes it ("0 µs", "812 ms", "4.25 s", "21.4 s", "1m02.5s", "2h03m04.5s") → ms. */
 export function parseMs(s: string): number {
-  let m = /^(-?\d+)m([\d.]+)s$/.exec(s.trim());
-  if (m) return Number(m[1]) * 60_000 + Number(m[2]) * 1000;
+  let m = /^(-?)(\d+)h(\d+)m([\d.]+)s$/.exec(s.trim());
+  if (m) return (m[1] ? -1 : 1) * (Number(m[2]) * 3_600_000 + Number(m[3]) * 60_000 + Number(m[4]) * 1000);
+  m = /^(-?)(\d+)m([\d.]+)s$/.exec(s.trim());
+  if (m) return (m[1] ? -1 : 1) * (Number(m[2]) * 60_000 + Number(m[3]) * 1000);
   m = /^(-?[\d.]+) (s|ms|µs)$/.exec(s.trim());
   if (!m) throw new Error(`not a time: ${s}`);
   return Number(m[1]) * { s: 1000, ms: 1, µs: 0.001 }[m[2] as 's' | 'ms' | 'µs'];

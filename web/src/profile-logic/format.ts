@@ -1,16 +1,25 @@
 /** Numbers as people read them in a profiler. */
 import type { WeightMode } from './kinds';
 
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** A duration or a time since the start: 125 µs, 4.2 ms, 4.25 s, 2m29.3s, 16h40m00.0s. */
 export function formatMs(ms: number): string {
   if (!isFinite(ms)) return '–';
   const a = Math.abs(ms);
-  if (a >= 60_000) return `${Math.floor(ms / 60_000)}m${((ms % 60_000) / 1000).toFixed(1).padStart(4, '0')}s`;
+  if (a >= 59_950) {
+    // Tenths of a second rounded once, then carried: 59.96 s is 1m00.0s, never 0m60.0s.
+    const sign = ms < 0 ? '-' : '';
+    const tenths = Math.round(a / 100);
+    const h = Math.floor(tenths / 36_000);
+    const m = Math.floor((tenths % 36_000) / 600);
+    const sec = ((tenths % 600) / 10).toFixed(1).padStart(4, '0');
+    return h > 0 ? `${sign}${h}h${pad(m)}m${sec}s` : `${sign}${m}m${sec}s`;
+  }
   if (a >= 1000) return `${(ms / 1000).toFixed(a >= 10_000 ? 1 : 2)} s`;
   if (a >= 1) return `${ms.toFixed(a >= 100 ? 0 : 1)} ms`;
   return `${(ms * 1000).toFixed(0)} µs`;
 }
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /**
  * Wall-clock time of day in UTC, HH:MM:SS, with as many decimals as `step` (the spacing of the

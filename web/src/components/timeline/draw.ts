@@ -94,7 +94,8 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     g.fillStyle = P.rule;
     g.fillRect(0, AXIS_TOP, width, 1);
     // Ticks on round times: since the start, or of the clock (14:03:20, 14:03:30…).
-    const step = clock === null ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
+    // Round minutes and hours once a tick spans a minute or more, whichever way times read.
+    const step = clock === null && (vp[1] - vp[0]) / plotW * 90 < 60_000 ? niceStep(vp[1] - vp[0], plotW) : clockStep(vp[1] - vp[0], plotW);
     const offset = clock === null ? 0 : clock % step;
     g.fillStyle = P.muted;
     for (let k = Math.ceil((vp[0] + offset) / step); k * step - offset <= vp[1]; k++) {

@@ -17,6 +17,15 @@ describe('times', () => {
   it('gives a time in the recording since its start or by the clock', () => {
     const start = Date.UTC(2026, 10, 23, 14, 0, 50, 0);
     expect(formatTime(149_300, null)).toBe('2m29.3s');
+    // A day-long recording reads in hours, rounding carried through minutes and hours.
+    expect(formatTime(60_000_000, null)).toBe('16h40m00.0s');
+    expect(formatTime(3_600_000 - 20, null)).toBe('1h00m00.0s');
+    expect(formatTime(86_399_950, null)).toBe('24h00m00.0s');
+    expect(formatTime(-7_384_500, null)).toBe('-2h03m04.5s');
+    expect(formatTime(119_960, null)).toBe('2m00.0s');
+    expect(formatTime(59_960, null)).toBe('1m00.0s');
+    expect(formatTime(59_940, null)).toBe('59.9 s');
+    expect(formatTime(-62_500, null)).toBe('-1m02.5s');
     expect(formatTime(149_125.25, start)).toBe('14:03:19.125 UTC');
     expect(formatTime(150_000, start, 1000)).toBe('14:03:20 UTC');
   });
