@@ -129,7 +129,8 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   const stack: Matcher | null = re.ok ? re.re : null;
   const lists = typeLists(p, idx, ty);
   const ofType = flagsOf(p.events.length, eventsOfType(idx, ty));
-  const running = runningStates(p);
+  // Running-state counts only where the type has states, as the view counts them.
+  const running = lists.parts.some((l) => l.some((i) => p.events.state[i] >= 0)) ? runningStates(p) : null;
   const interval = KINDS[p.eventTypes[ty].kind].interval;
   const mode = weightModeOf(p, ty);
   lap('setup (not per keystroke)');
