@@ -17,8 +17,11 @@
 //   type the view does not show stays deferred: EVENT=jdk.ExecutionSample on large.jfr leaves
 //   its 16.7 M jdk.FileRead to a pick); PICK=type names the deferred type picked (default: the
 //   one with most events), PICK_TIMEOUT=s how long its decoding is waited for (default 600).
+//   CPU_PROFILE=dir writes a Chromium CPU profile of the wheel steps (dir/zoom-<type>.cpuprofile;
+//   `node bench/cpuprofile.mjs FILE` lists where the time went; build with `npx vite build
+//   --minify false` first to read the page's own function names).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -198,6 +201,14 @@ async function measureView(page, status) {
   // Zoom in (20 steps), pan (10 each way, shift+wheel), zoom out (20): each step's time to two
   // animation frames (the first runs the handler's render, the second is the next paint), and
   // the intervals between animation frames meanwhile (a frame that misses 60 fps shows as > 16.7 ms).
+  // CPU_PROFILE=dir: a Chromium CPU profile of the page's main thread over the wheel steps
+  // (dir/zoom-<type>.cpuprofile; open it in Chrome's DevTools or read it with bench/cpuprofile.mjs).
+  const cdp = process.env.CPU_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const zoom = await page.evaluate(async () => {
     const head = document.querySelector('canvas.timeline-head');
     if (!head) return null;
@@ -224,6 +235,15 @@ async function measureView(page, status) {
     on = false;
     return { steps, intervals };
   });
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const type = await page.getByLabel('Event', { exact: true }).evaluate((s) => s.value);
+    mkdirSync(process.env.CPU_PROFILE, { recursive: true });
+    const out = join(process.env.CPU_PROFILE, `zoom-${type}.cpuprofile`);
+    writeFileSync(out, JSON.stringify(profile));
+    console.log(`  CPU profile of the wheel steps: ${out}`);
+    await cdp.detach();
+  }
   if (!zoom) {
     console.log('  no timeline shown: zoom/pan not measured');
     return { n, keyMedian, keyMax: sorted[sorted.length - 1] };

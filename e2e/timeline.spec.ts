@@ -100,7 +100,22 @@ test('wheel and keys zoom and pan; Enter selects the visible window; hover names
   await page.mouse.move(box.x + LABEL_W + (box.width - LABEL_W) * 0.55, box.y + 30);
   for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
   await expect.poll(async () => { const v = await readView(page); return v.to - v.from; }).toBeLessThan((whole.to - whole.from) / 2);
-  const zoomed = await readView(page);
+  let zoomed = await readView(page);
+  // The link follows the window once the wheel rests (meanwhile the timeline redraws alone), and
+  // names the window the histogram shows (written to the millisecond; the histogram to its precision).
+  await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toMatch(/^[\d.]+-[\d.]+$/);
+  const [zf, zt] = new URL(page.url()).searchParams.get('zoom')!.split('-').map(Number);
+  expect(Math.abs(zf - zoomed.from)).toBeLessThan(51);
+  expect(Math.abs(zt - zoomed.to)).toBeLessThan(51);
+  // A window set from outside the timeline (the tools' Zoom out) shows at once, and the wheel zooms from it again.
+  await page.getByRole('button', { name: 'Zoom out' }).click();
+  await expect.poll(async () => (await readView(page)).to - (await readView(page)).from).toBe(whole.to - whole.from);
+  await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).toBeNull();
+  await page.mouse.move(box.x + LABEL_W + (box.width - LABEL_W) * 0.55, box.y + 30);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+  await expect.poll(async () => { const v = await readView(page); return v.to - v.from; }).toBeLessThan((whole.to - whole.from) / 2);
+  await expect.poll(() => new URL(page.url()).searchParams.get('zoom')).not.toBeNull();
+  zoomed = await readView(page);
 
   // Keyboard: pan right, zoom in, select what is visible, then back out with 0.
   await page.getByRole('region', { name: /Timeline/ }).focus();

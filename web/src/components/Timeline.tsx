@@ -36,6 +36,9 @@ import { stepEvent } from '../profile-logic/stepping';
 import { THEME } from './colors';
 import { useThemeName } from './useTheme';
 
+/** How long the wheel, a pan or a key rests before the app's state takes the window. */
+export const VIEWPORT_REST_MS = 150;
+
 interface Props {
   profile: Profile;
   derived: Derived;
@@ -124,7 +127,12 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const duration = Math.max(profile.info.durationMs, 1);
   // Epoch ms of the recording's start when times read as the clock, else null.
   const clock = clockOn ? profile.info.startMs : null;
-  const vp = useMemo<[number, number]>(() => viewport ?? [0, duration], [viewport, duration]);
+  // The window follows the wheel, drags and keys at once here; the app's state (the URL, the
+  // views below that follow the window) hears of it only once the input rests, so a step redraws
+  // the timeline alone.
+  const [live, setLive] = useState<{ vp: [number, number] | null } | null>(null);
+  const shown = live ? live.vp : viewport;
+  const vp = useMemo<[number, number]>(() => shown ?? [0, duration], [shown, duration]);
   const plotW = Math.max(50, Math.floor(width - labelW));
   const xOf = useCallback((t: number) => labelW + ((t - vp[0]) / (vp[1] - vp[0])) * plotW, [vp, plotW, labelW]);
   const tOf = useCallback((x: number) => vp[0] + ((x - labelW) / plotW) * (vp[1] - vp[0]), [vp, plotW, labelW]);
@@ -180,8 +188,8 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const c = head.current;
     if (!c) return;
     const g = context(c, width, HEAD_H);
-    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: viewport !== null, theme: palette, labelW });
-  }, [labelW, palette, profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, viewport, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
+    drawHead(g, { profile, width, plotW, vp, xOf, clock, typeIndex: derived.typeIndex, typeKind, selectionTimes, gcEvents, hist, weight: derived.activityWeight, waiting, baseline, zoomed: shown !== null, theme: palette, labelW });
+  }, [labelW, palette, profile, width, hist, plotW, vp, xOf, selectionTimes, baseline, shown, typeKind, gcEvents, clock, derived.typeIndex, derived.activityWeight, waiting]);
 
   // Per-frame column buffers, reused across frames.
   const pool = useRef<PixelCounts[]>([]);
@@ -227,17 +235,48 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     );
   }, [labelW, palette, profile, derived, width, viewH, scrollTop, vp, xOf, plotW, selectionTimes, clock, typeKind, hasStates, selectedEvent, gcEvents, hidden, cursorLane, cursorEvent, pinnedLanes, threadless]);
 
+  // The window shown and not yet handed to the app, and the timer that hands it over.
+  const pending = useRef<{ vp: [number, number] | null; timer: number } | null>(null);
+  const onViewportRef = useRef(onViewport);
+  onViewportRef.current = onViewport;
+  const commit = useCallback(() => {
+    const p = pending.current;
+    if (!p) return;
+    clearTimeout(p.timer);
+    pending.current = null;
+    onViewportRef.current(p.vp);
+    setLive(null);
+  }, []);
+  /** Show the window now; the app's state follows once the input rests. */
+  const moveTo = useCallback(
+    (next: [number, number] | null) => {
+      if (pending.current) clearTimeout(pending.current.timer);
+      pending.current = { vp: next, timer: window.setTimeout(commit, VIEWPORT_REST_MS) };
+      setLive({ vp: next });
+    },
+    [commit],
+  );
+  // A window set from outside (a button, the link) wins over one not handed over yet.
+  useEffect(() => {
+    if (pending.current && pending.current.vp !== viewport) {
+      clearTimeout(pending.current.timer);
+      pending.current = null;
+    }
+    setLive(null);
+  }, [viewport]);
+  // Leaving (another recording, another view) hands over the last window.
+  useEffect(() => commit, [commit]);
   const setViewport = useCallback(
     (a: number, b: number) => {
       const span = Math.max(b - a, 0.01);
-      if (span >= duration) return onViewport(null);
+      if (span >= duration) return moveTo(null);
       let from = a;
       let to = a + span;
       if (from < 0) [from, to] = [0, span];
       if (to > duration) [from, to] = [duration - span, duration];
-      onViewport([from, to]);
+      moveTo([from, to]);
     },
-    [onViewport, duration],
+    [moveTo, duration],
   );
 
   // A selected event out of view (chosen in a table) is brought into it: its lane scrolled to,
@@ -518,7 +557,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const k = key === 'Home' ? 0 : key === 'End' ? n - 1 : !onLane ? 0 : Math.min(n - 1, Math.max(0, cursorLane + (key === 'ArrowDown' ? 1 : -1)));
       setCursor({ thread: derived.lanes[k].threads[0], event: null, type: derived.typeIndex });
       reveal(k);
-    } else if (key === '0') onViewport(null);
+    } else if (key === '0') moveTo(null);
     else if (key === 'Enter') {
       if (cursorEvent !== null) onSelectEvent(cursorEvent);
       else onSelectRange([vp[0], vp[1]]);

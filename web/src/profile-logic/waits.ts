@@ -268,14 +268,50 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
   if (!(w > 0)) return out;
   for (let t = 0; t < tracks.length; t++) {
     const tr = tracks[t];
-    if (tr.start.length === 0 || (keep && !keep[t])) continue;
+    const { start, end, cum } = tr;
+    const n = start.length;
+    if (n === 0 || (keep && !keep[t])) continue;
     // Only the columns the thread's spans can touch.
-    const first = Math.max(0, Math.floor((tr.start[0] - from) / w));
-    const last = Math.min(columns - 1, Math.floor((tr.end[tr.end.length - 1] - from) / w));
+    const first = Math.max(0, Math.floor((start[0] - from) / w));
+    const last = Math.min(columns - 1, Math.floor((end[n - 1] - from) / w));
+    if (first > last) continue;
+    // The time covered before x, F(x) = cum[j] + the part of span j before x (j: the first span
+    // ending after x), read at each column's edges left to right: a column's share is the
+    // difference of its edges'. j only moves forward, by galloping, so a frame costs per column
+    // a step or a short search, however many spans a column holds.
+    let x = from + first * w;
+    let j = firstEndAfter(end, x, 0);
+    let before = j < n ? cum[j] + Math.max(0, x - start[j]) : cum[n];
     for (let c = first; c <= last; c++) {
-      const a = from + c * w;
-      out[c] += covered(tr, a, a + w) / w;
+      x = from + (c + 1) * w;
+      j = firstEndAfter(end, x, j);
+      const upTo = j < n ? cum[j] + Math.max(0, x - start[j]) : cum[n];
+      out[c] += (upTo - before) / w;
+      before = upTo;
     }
   }
   return out;
+}
+
+/** The first k ≥ from with end[k] > x (end ascending), by galloping from `from`. */
+function firstEndAfter(end: Float64Array, x: number, from: number): number {
+  const n = end.length;
+  if (from >= n || end[from] > x) return from;
+  // end[lo] ≤ x; widen until end[hi] > x (or the end), then search between.
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < n && end[hi] <= x) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > n) hi = n;
+  lo++;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (end[m] <= x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
 }

@@ -122,6 +122,38 @@ describe('threads waiting over time', () => {
     for (const tr of tracks) expect(covered(tr, 0, 1000)).toBeLessThanOrEqual(1000);
   });
 
+  it('reads each column as the time its window covers, however many spans a column holds or how few', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Disjoint spans of random lengths and gaps (a track is a union), from sparse to dense.
+    const track = (n: number, gap: number) => {
+      const start = new Float64Array(n);
+      const end = new Float64Array(n);
+      const cum = new Float64Array(n + 1);
+      let t = rnd() * gap;
+      for (let k = 0; k < n; k++) {
+        start[k] = t;
+        end[k] = t + rnd() * gap * (k % 7 === 0 ? 40 : 1);
+        cum[k + 1] = cum[k] + (end[k] - start[k]);
+        t = end[k] + rnd() * gap * (k % 5 === 0 ? 30 : 1);
+      }
+      return { start, end, cum };
+    };
+    const tracks = [track(20_000, 0.01), track(300, 1), track(3, 50), track(0, 1), track(5_000, 0.2)];
+    for (const [from, to, cols] of [[0, 1000, 37], [100, 101, 600], [-50, 2000, 600], [450.5, 452.25, 7], [5000, 6000, 10]] as const) {
+      const got = threadsWaiting(tracks, null, from, to, cols);
+      const w = (to - from) / cols;
+      for (let c = 0; c < cols; c++) {
+        const want = tracks.reduce((sum, tr) => sum + covered(tr, from + c * w, from + (c + 1) * w) / w, 0);
+        expect(got[c]).toBeCloseTo(want, 6);
+      }
+    }
+    // Kept threads only.
+    const some = threadsWaiting(tracks, new Uint8Array([0, 1, 0, 0, 0]), 0, 1000, 50);
+    const one = threadsWaiting([tracks[1]], null, 0, 1000, 50);
+    for (let c = 0; c < 50; c++) expect(some[c]).toBeCloseTo(one[c], 9);
+  });
+
   it('keeps the wait kinds apart: contention, Object.wait, join, parks on locks and idle pools, sleep, files, sockets', () => {
     const q = buildProfile(TYPES, ['w', 'x'], [
       { type: 1, t: 0, thread: 0, stack: 'run;enter', duration: 5, subject: 'Index' },
