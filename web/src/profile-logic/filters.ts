@@ -9,6 +9,7 @@
  */
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
+import { callNodes, type CallNodeTable } from './callnodes';
 import { hasInstances } from './kinds';
 import type { Cumulative } from './running-counts';
 
@@ -43,27 +44,35 @@ export function compileRegex(text: string): RegexResult {
 }
 
 /**
- * The stack filters (include and exclude) per stack row, found on demand: an event's row is
- * resolved with its callers up to the first row already known, each name tested once, so a
- * keystroke costs the rows the selected events reach, not the whole stack table (tens of millions
- * of rows in a recording of deep, varied stacks).
+ * The stack filters (include and exclude) per call node (callnodes.ts: the stack table merged by
+ * frame name, once per profile), found on demand: an event's node is resolved with its callers up
+ * to the first node already known, each name tested once, so a keystroke costs the nodes the
+ * selected events reach, not the whole stack table (tens of millions of rows in a recording of
+ * deep, varied stacks). Whether a path matches depends only on its names, so a node answers for
+ * every stack row merged into it.
  *
- *   memo[row]: 0 not known yet, else 1 + (the include matches on its path) + 2 × (the exclude does)
+ *   memo[node]: 0 not known yet, else 1 + (the include matches on its path) + 2 × (the exclude does)
  */
 export class StackFilter {
   readonly memo: Uint8Array;
   /** Per memo value: 1 where the filters keep the row. */
   readonly keeps: Uint8Array;
+  /** Per stack row, its call node. */
+  readonly ofStack: Int32Array;
   /** Per string: 0 untested, else 1 + include matches + 2 × exclude matches. */
   private readonly names: Uint8Array;
-  private readonly path: number[] = [];
+  private readonly nodes: CallNodeTable;
+  private readonly path: Int32Array;
   constructor(
     private readonly profile: Profile,
     private readonly inc: Matcher | null,
     private readonly exc: Matcher | null,
   ) {
-    this.memo = new Uint8Array(profile.stacks.length);
+    this.nodes = callNodes(profile);
+    this.ofStack = this.nodes.ofStack;
+    this.memo = new Uint8Array(this.nodes.length);
     this.names = new Uint8Array(profile.strings.length);
+    this.path = new Int32Array(this.nodes.maxDepth + 2);
     this.keeps = new Uint8Array(5);
     for (let v = 1; v <= 4; v++) {
       const i = (v - 1) & 1;
@@ -82,33 +91,53 @@ export class StackFilter {
     return v - 1;
   }
 
-  /** The memo value of row `s`, resolving it and its unknown callers. */
-  resolve(s: number): number {
+  /** The memo value of call node `g`, resolving it and its unknown callers. */
+  resolveNode(g: number): number {
     const { memo, path } = this;
-    const { frame, prefix } = this.profile.stacks;
-    const fname = this.profile.frames.name;
-    path.length = 0;
-    let q = s;
-    // A prefix that is not an earlier row (never written by the parser) ends the walk.
+    const { prefix, name } = this.nodes;
+    let top = 0;
+    let q = g;
+    // Callers are always lower nodes: the walk ends.
     while (q >= 0 && memo[q] === 0) {
-      path.push(q);
-      const p = prefix[q];
-      q = p < q ? p : -1;
+      path[top++] = q;
+      q = prefix[q];
     }
     let bits = q >= 0 ? memo[q] - 1 : 0;
-    for (let k = path.length - 1; k >= 0; k--) {
-      const r = path[k];
-      const f = frame[r];
-      bits |= this.nameBits(f >= 0 && f < fname.length ? fname[f] : 0);
+    while (top > 0) {
+      const r = path[--top];
+      bits |= this.nameBits(name[r]);
       memo[r] = bits + 1;
     }
-    return memo[s];
+    return memo[g];
+  }
+
+  /**
+   * Every node at once, in index order (callers come first): typed reads only, cheaper than the
+   * walks once the events reach more than a few nodes in ten.
+   */
+  resolveAll(): void {
+    const { memo } = this;
+    const { prefix, name, length } = this.nodes;
+    const names = this.names;
+    for (let g = 0; g < length; g++) {
+      const p = prefix[g];
+      const n = name[g];
+      const b = names[n];
+      memo[g] = ((p >= 0 ? memo[p] - 1 : 0) | (b === 0 ? this.nameBits(n) : b - 1)) + 1;
+    }
+  }
+
+  /** The memo value of stack row `s` (a row outside the table matches no name). */
+  resolve(s: number): number {
+    const g = s >= 0 && s < this.ofStack.length ? this.ofStack[s] : -1;
+    if (g < 0) return 1;
+    const v = this.memo[g];
+    return v === 0 ? this.resolveNode(g) : v;
   }
 
   /** Whether the filters keep stack row `s`. */
   test(s: number): boolean {
-    const v = this.memo[s];
-    return this.keeps[v === 0 ? this.resolve(s) : v] === 1;
+    return this.keeps[this.resolve(s)] === 1;
   }
 }
 
@@ -297,6 +326,25 @@ export function passes(f: EventTest, i: number): boolean {
 }
 
 /**
+ * Running counts along `list` of the events the stack filters keep (the keystroke's loop): one
+ * byte per stack row read per event (`rowKeep`: 0 not known yet, 1 dropped, 2 kept), the row's
+ * node resolved the first time.
+ */
+function countKept(list: Int32Array, stack: Int32Array, filter: StackFilter, rowKeep: Uint8Array, noStack: number, m: Int32Array): void {
+  const keeps = filter.keeps;
+  let cm = 0;
+  for (let k = 0; k < list.length; k++) {
+    const s = stack[list[k]];
+    if (s >= 0) {
+      let v = rowKeep[s];
+      if (v === 0) rowKeep[s] = v = 1 + keeps[filter.resolve(s)];
+      cm += v - 1;
+    } else cm += noStack;
+    m[k + 1] = cm;
+  }
+}
+
+/**
  * The filters and the running counts (running-counts.ts) in one pass over the type's lists, one per thread row
  * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
  * each event is read once. `ofType` flags the type's events; `running` as for cumulate.
@@ -312,9 +360,14 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
   const filter = test?.stackOk ?? null;
-  const memo = filter?.memo ?? new Uint8Array(0);
-  const keeps = filter?.keeps ?? new Uint8Array(5);
   const noStack = test?.noStack ? 1 : 0;
+  // Events reaching many nodes: every node in one typed pass beats walks from each.
+  if (filter) {
+    let events = 0;
+    for (const list of lists) events += list.length;
+    if (events * 4 >= filter.memo.length) filter.resolveAll();
+  }
+  const rowKeep = new Uint8Array(stackOnly && !running ? profile.stacks.length : 0);
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
@@ -322,17 +375,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     let cm = 0;
     let cr = 0;
     if (stackOnly && !running) {
-      for (let k = 0; k < list.length; k++) {
-        const i = list[k];
-        const s = stack[i];
-        let v = 0;
-        if (s >= 0) {
-          v = memo[s];
-          if (v === 0) v = filter!.resolve(s);
-        }
-        if (s >= 0 ? keeps[v] : noStack) cm++;
-        m[k + 1] = cm;
-      }
+      countKept(list, stack, filter!, rowKeep, noStack, m);
       return { list, match: m, running: r };
     }
     for (let k = 0; k < list.length; k++) {

@@ -8,7 +8,7 @@ import { STACK_LOST, type Profile } from '../../columns/profile';
 import { buildCallNodes, callNodes, weigh } from '../callnodes';
 import { callTree, countNodes, invertedTree, kthLargest, prune, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
-import { compileRegex, eventTest, filterLists, flagsOf, passes, type Matcher } from '../filters';
+import { compileRegex, eventTest, filterLists, flagsOf, passes, StackFilter, type Matcher } from '../filters';
 import { topMethods } from '../methods';
 import { weightsInRange } from '../ranges';
 
@@ -199,9 +199,10 @@ describe('call-node table', () => {
 });
 
 describe('per-stack filters and stack-summed trees against each event walked', () => {
-  for (const seed of SEEDS) {
-    it(`random profile ${seed}`, () => {
-      const p = randomProfile(seed, 20, 4000, 3000);
+  // 3,000 events resolve every node in one pass; 300 walk up from each event's node.
+  for (const [seed, events] of SEEDS.flatMap((x) => [[x, 3000], [x, 300]])) {
+    it(`random profile ${seed}, ${events} events`, () => {
+      const p = randomProfile(seed, 20, 4000, events);
       const index = indexEvents(p);
       const lists = typeLists(p, index, 0);
       const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
@@ -252,6 +253,38 @@ describe('per-stack filters and stack-summed trees against each event walked', (
       }
     });
   }
+
+  it('resolves a stack row the same walking up from it and in one pass over every node', () => {
+    for (const seed of SEEDS) {
+      const p = randomProfile(seed, 20, 4000, 10);
+      for (const [inc, exc] of [
+        ['m1$|m7$', ''],
+        ['C3', 'm2$'],
+        ['', 'pkg1'],
+      ]) {
+        const i = compileRegex(inc);
+        const e = compileRegex(exc);
+        if (!i.ok || !e.ok) throw new Error('bad test regex');
+        const walked = new StackFilter(p, i.re, e.re);
+        const passed = new StackFilter(p, i.re, e.re);
+        passed.resolveAll();
+        const has = (s: number, re: Matcher) => {
+          for (let q = s; q >= 0; q = p.stacks.prefix[q]) if (re.test(p.strings[p.frames.name[p.stacks.frame[q]]])) return true;
+          return false;
+        };
+        const wrong: number[] = [];
+        // Rows in a shuffled order, so walks stop at nodes already known and at fresh ones.
+        const r = rng(seed);
+        const rows = Array.from({ length: p.stacks.length }, (_, s) => s).sort(() => r() - 0.5);
+        for (const s of rows) {
+          const want = (!i.re || has(s, i.re)) && !(e.re && has(s, e.re));
+          if (walked.test(s) !== want || passed.test(s) !== want) wrong.push(s);
+        }
+        expect(wrong, `${inc} / ${exc}`).toEqual([]);
+        expect(walked.memo).toEqual(passed.memo);
+      }
+    }
+  });
 
   it('a light tree is the full tree pruned, made without the pruned nodes', () => {
     for (const seed of SEEDS.slice(0, 3)) {
