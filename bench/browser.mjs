@@ -313,7 +313,10 @@ try {
   viewGoals(await measureView(page, status), shownType);
   // TYPES=a,b: the same measures on other (decoded) types, e.g. TYPES=jdk.ThreadPark.
   for (const name of (process.env.TYPES ?? '').split(',').filter(Boolean)) {
+    // A deferred type decodes first: its view is measured once decoded, not the one before.
+    const deferredType = await page.evaluate((n) => [...document.querySelectorAll('select[aria-label="Event"] option')].some((o) => o.value === n && o.textContent.includes('decoded when picked')), name);
     await page.getByLabel('Event', { exact: true }).selectOption(name);
+    if (deferredType) await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
     await page.getByRole('status').filter({ hasNotText: 'Decoding' }).filter({ hasText: 'selected' }).waitFor({ timeout: 600_000 });
     const s = await page.getByRole('status').textContent();
     console.log(`  ${s}`);

@@ -3,7 +3,7 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, firstReachingPast, mergeByStart, reachOf, type ThreadIndex } from './event-index';
+import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, mergeByStart, reachOf, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
@@ -57,4 +57,27 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
 /** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
 export function firstReaching(iv: Intervals, thread: number, t0: number): number {
   return firstReachingPast(iv.reach[thread], t0);
+}
+
+/**
+ * The first position ≥ `from` in `list` (by start) whose event starts at or after `t`, searched
+ * around a guess of it: forward by galloping when the guess falls short, else backward from the
+ * guess. When events are evenly spread (the next pixel holds about as many as the last), the
+ * guess lands near and a step costs a few reads instead of a search over the whole run.
+ */
+export function seekAtOrAfter(start: Float64Array, list: Int32Array, t: number, from: number, guess: number): number {
+  const n = list.length;
+  if (from >= n) return n;
+  const g = Math.min(n, Math.max(from, guess));
+  if (g < n && start[list[g]] < t) return gallopAtOrAfter(start, list, t, g + 1);
+  // start at g is ≥ t (or g is the end): back off from g until a start below t, then search between.
+  let hi = g;
+  let lo = g - 1;
+  let step = 1;
+  while (lo >= from && start[list[lo]] >= t) {
+    hi = lo;
+    lo -= step;
+    step *= 2;
+  }
+  return firstAtOrAfter(start, list, t, Math.max(from, lo + 1), hi);
 }

@@ -6,8 +6,7 @@
 import type { Profile } from '../../columns/profile';
 import type { Filtered } from '../../profile-logic/filters';
 import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
-import { firstReaching, type Intervals } from '../../profile-logic/intervals';
-import { gallopAtOrAfter } from '../../profile-logic/event-index';
+import { firstReaching, seekAtOrAfter, type Intervals } from '../../profile-logic/intervals';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
 import { elideMiddle, visibleName } from '../../profile-logic/names';
@@ -278,10 +277,14 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       for (const t of lanes[li].threads) {
         const list = intervals.byThread[t];
         const reach = intervals.reach[t];
+        // Whether a pin can win a pixel here: only a thread with pins shown looks for one.
+        const mayPin = pinnedCode > 0 && !hiddenCode[pinnedCode - 1] && (f.waits.pinned[t]?.start.length ?? 0) > 0;
         let k = firstReaching(intervals, t, vp[0]);
         let runPath: Path2D | null = null;
         let runX0 = 0;
         let runX1 = -1;
+        // Events the last pixel merged: where the next pixel's end is looked for first.
+        let run = 1;
         while (k < list.length) {
           const i = list[k];
           const t0 = e.start[i];
@@ -289,12 +292,13 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           const x0 = Math.max(L, Math.floor(xOf(t0)));
           let end = t0 + e.duration[i];
           // Everything starting within the next pixel is drawn as part of this bar.
-          const next = gallopAtOrAfter(e.start, list, t0 + px, k + 1);
+          const next = seekAtOrAfter(e.start, list, t0 + px, k + 1, k + run);
+          run = next - k;
           if (next > k + 1) end = Math.max(end, reach[next - 1]);
           let code = kinds[i];
           // A pinned virtual thread's pin starts with the sleep or park it holds: the pin wins
           // the pixel (looked for among the first events merged into it).
-          for (let j = k + 1; j < next && j < k + 64 && code !== pinnedCode; j++) if (kinds[list[j]] === pinnedCode && !hiddenCode[pinnedCode - 1]) code = pinnedCode;
+          if (mayPin) for (let j = k + 1; j < next && j < k + 64 && code !== pinnedCode; j++) if (kinds[list[j]] === pinnedCode) code = pinnedCode;
           if (code > 0 && hiddenCode[code - 1]) {
             k = next;
             continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf, eventsOfType, firstAtOrAfter, gallopAtOrAfter, indexEvents, mergeByStart, sortByStart, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { firstReaching, gcEvents, intervals } from '../intervals';
+import { firstReaching, gcEvents, intervals, seekAtOrAfter } from '../intervals';
 import { addToPixels as addColumns, histogramOf, newPixelCounts as newColumns } from '../pixel-columns';
 import { countInRange, selectInRanges, weightsInRange } from '../ranges';
 import { runningStates } from '../running-counts';
@@ -98,6 +98,26 @@ describe('density', () => {
         expect(gallopAtOrAfter(p.events.start, list, t, from)).toBe(Math.max(from, firstAtOrAfter(p.events.start, list, t)));
       }
     }
+  });
+
+  it('seeks the first start at or after a time from any guess, as a scan from the left finds it', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Starts with ties and gaps, listed out of index order (a list is sorted by start, not by index).
+    const start = Float64Array.from({ length: 400 }, () => Math.floor(rnd() * 300) / 3);
+    const list = Int32Array.from(start.keys()).sort((a, b) => start[a] - start[b]);
+    const scan = (t: number, from: number) => {
+      let k = from;
+      while (k < list.length && start[list[k]] < t) k++;
+      return k;
+    };
+    for (let q = 0; q < 3000; q++) {
+      const t = rnd() * 110 - 5;
+      const from = Math.floor(rnd() * (list.length + 2));
+      const guess = Math.floor(rnd() * (list.length + 40)) - 20;
+      expect(seekAtOrAfter(start, list, t, from, guess)).toBe(scan(t, Math.min(from, list.length)));
+    }
+    expect(seekAtOrAfter(start, new Int32Array(0), 1, 0, 5)).toBe(0);
   });
 
   it('lists one type per thread in time order', () => {
