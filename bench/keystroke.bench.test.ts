@@ -22,7 +22,7 @@ import { compileRegex, filterLists, flagsOf, type Matcher } from '../web/src/pro
 import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
 import { threadCounts } from '../web/src/profile-logic/lanes';
 import { topMethods } from '../web/src/profile-logic/methods';
-import { countInRange, weightsInRange } from '../web/src/profile-logic/ranges';
+import { countInRange, keptWeights, weightsInRange } from '../web/src/profile-logic/ranges';
 import { runningStates } from '../web/src/profile-logic/running-counts';
 
 function mulberry32(seed: number): () => number {
@@ -133,6 +133,11 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   const running = lists.parts.some((l) => l.some((i) => p.events.state[i] >= 0)) ? runningStates(p) : null;
   const interval = KINDS[p.eventTypes[ty].kind].interval;
   const mode = weightModeOf(p, ty);
+  // The events without the stack filters and their weights: once per change of the other
+  // filters or the range, as the view keeps them (derive.ts), not per keystroke.
+  const base = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+  const baseParts = interval ? base.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : base.cums;
+  const baseWeights = weightsInRange(p, baseParts, null, mode);
   lap('setup (not per keystroke)');
   const pass = filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running);
   lap('filters');
@@ -143,7 +148,7 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   activitySpikes(p, parts, tracks, pass.filtered.threads, interval ? 'threads' : 'count');
   countInRange(p, parts, null);
   lap('lanes, spikes, count');
-  const weights = weightsInRange(p, parts, null, mode);
+  const weights = pass.stack ? keptWeights(p, baseWeights, pass.stack, pass.noStack) : weightsInRange(p, parts, null, mode);
   lap('weights per stack');
   const tree = callTree(p, weights, 'all', LIGHT);
   lap('call tree');

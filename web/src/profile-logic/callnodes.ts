@@ -152,7 +152,7 @@ export function withSlots(weights: Float64Array, slots: Int32Array): Float64Arra
 }
 
 /** The stack rows of `weights` with weight, as recorded or found by a scan. */
-function weightedRows(weights: Float64Array, rows: number): Int32Array {
+export function weightedRows(weights: Float64Array, rows: number): Int32Array {
   const known = slotLists.get(weights);
   if (known) return known;
   const out: number[] = [];

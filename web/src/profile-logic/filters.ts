@@ -326,21 +326,33 @@ export function passes(f: EventTest, i: number): boolean {
 }
 
 /**
- * Running counts along `list` of the events the stack filters keep (the keystroke's loop): one
- * byte per stack row read per event (`rowKeep`: 0 not known yet, 1 dropped, 2 kept), the row's
- * node resolved the first time.
+ * Running counts along `list` of the events the stack filters keep (the keystroke's loop), and
+ * of those in a running state when `running` is given: one byte per stack row read per event
+ * (`rowKeep`: 0 not known yet, 1 dropped, 2 kept), the row's node resolved the first time.
  */
-function countKept(list: Int32Array, stack: Int32Array, filter: StackFilter, rowKeep: Uint8Array, noStack: number, m: Int32Array): void {
+function countKept(list: Int32Array, events: Profile['events'], filter: StackFilter, rowKeep: Uint8Array, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
+  const { stack, state } = events;
   const keeps = filter.keeps;
   let cm = 0;
+  let cr = 0;
   for (let k = 0; k < list.length; k++) {
-    const s = stack[list[k]];
+    const i = list[k];
+    const s = stack[i];
+    let keep = noStack;
     if (s >= 0) {
       let v = rowKeep[s];
       if (v === 0) rowKeep[s] = v = 1 + keeps[filter.resolve(s)];
-      cm += v - 1;
-    } else cm += noStack;
+      keep = v - 1;
+    }
+    cm += keep;
     m[k + 1] = cm;
+    if (running) {
+      if (keep) {
+        const st = state[i];
+        if (st < 0 || running[st]) cr++;
+      }
+      r[k + 1] = cr;
+    }
   }
 }
 
@@ -349,14 +361,26 @@ function countKept(list: Int32Array, stack: Int32Array, filter: StackFilter, row
  * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
  * each event is read once. `ofType` flags the type's events; `running` as for cumulate.
  */
-export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly Int32Array[], ofType: Uint8Array, running: Uint8Array | null): { filtered: Filtered; cums: Cumulative[] } {
+export interface FilterPass {
+  filtered: Filtered;
+  cums: Cumulative[];
+  /**
+   * The stack filters' test per stack row (null without stack filters), and whether they keep an
+   * event without a stack: the selection is the events without the stack filters, on the rows
+   * this keeps (ranges.ts keptWeights).
+   */
+  stack: StackFilter | null;
+  noStack: boolean;
+}
+
+export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly Int32Array[], ofType: Uint8Array, running: Uint8Array | null): FilterPass {
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
   const test = eventTest(profile, spec);
   const rows = profile.threads.length;
   const kept = (t: number) => (t < rows ? threads[t] === 1 : spec.thread === null);
   let every = test === null;
   for (let t = 0; t < lists.length && every; t++) if (lists[t].length && !kept(t)) every = false;
-  const { state, stack } = profile.events;
+  const { state } = profile.events;
   // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
   const filter = test?.stackOk ?? null;
@@ -367,20 +391,20 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     for (const list of lists) events += list.length;
     if (events * 4 >= filter.memo.length) filter.resolveAll();
   }
-  const rowKeep = new Uint8Array(stackOnly && !running ? profile.stacks.length : 0);
+  const rowKeep = new Uint8Array(stackOnly ? profile.stacks.length : 0);
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
     if (!kept(t)) return { list, match: m, running: r };
     let cm = 0;
     let cr = 0;
-    if (stackOnly && !running) {
-      countKept(list, stack, filter!, rowKeep, noStack, m);
+    if (stackOnly) {
+      countKept(list, profile.events, filter!, rowKeep, noStack, running, m, r);
       return { list, match: m, running: r };
     }
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
-      if (!test || (stackOnly ? (stack[i] >= 0 ? filter!.test(stack[i]) : noStack) : passes(test, i))) {
+      if (!test || passes(test, i)) {
         cm++;
         if (running) {
           const s = state[i];
@@ -406,5 +430,5 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     ofType,
     threads,
   };
-  return { filtered, cums };
+  return { filtered, cums, stack: filter, noStack: noStack === 1 };
 }

@@ -12,7 +12,8 @@
  * events in [mid, hi) overlap for sure; those in [lo, mid) only when they end inside.
  */
 import { stackSlot, weightSlots } from './calltree';
-import { withSlots } from './callnodes';
+import { weightedRows, withSlots } from './callnodes';
+import type { StackFilter } from './filters';
 import { firstAtOrAfter, firstReachingPast } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
@@ -133,4 +134,28 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
     }
   }
   return withSlots(out, Int32Array.from(slots));
+}
+
+/**
+ * The weights of `base` (weightsInRange of the events the filters other than the stack filters
+ * keep) on the stack rows `stack` keeps, "no stack" and "stack lost" when `noStack`: the stack
+ * filters are a test per stack row, so this equals weightsInRange of the events all the filters
+ * keep, in a pass over the rows that hold weight instead of over the events (a keystroke in the
+ * stack filter changes only this).
+ */
+export function keptWeights(profile: Profile, base: Float64Array, stack: StackFilter, noStack: boolean): Float64Array {
+  const out = weightSlots(profile);
+  const n = profile.stacks.length;
+  const rows = weightedRows(base, n + 2);
+  const kept = new Int32Array(rows.length);
+  let c = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const s = rows[k];
+    if (s < 0 || s >= out.length || !(base[s] > 0)) continue;
+    if (s < n ? stack.test(s) : noStack) {
+      out[s] = base[s];
+      kept[c++] = s;
+    }
+  }
+  return withSlots(out, kept.slice(0, c));
 }

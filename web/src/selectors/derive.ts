@@ -20,7 +20,7 @@ import { buildLanes, threadCounts, type Lane, type ThreadCounts } from '../profi
 import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
-import { countInRange, selectInRanges, weightsInRange } from '../profile-logic/ranges';
+import { countInRange, keptWeights, selectInRanges, weightsInRange } from '../profile-logic/ranges';
 import { runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
 import { DEFAULT_INTERVAL_MS, matchingIn, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
@@ -84,15 +84,15 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return i >= 0 ? i : profile.eventTypes.findIndex((t) => t.name === defaultEventType(profile));
   }, [profile, s.eventType]);
   const weightMode = useMemo(() => weightModeOf(profile, typeIndex), [profile, typeIndex]);
+  // Each compiled on its own, so a keystroke in one leaves the others' results (and what they feed) be.
+  const threadRe = useMemo(() => compileRegex(s.threadFilter), [s.threadFilter]);
+  const stackRe = useMemo(() => compileRegex(s.stackFilter), [s.stackFilter]);
+  const excludeRe = useMemo(() => compileRegex(s.excludeFilter), [s.excludeFilter]);
+  const subjectRe = useMemo(() => compileRegex(s.subjectFilter), [s.subjectFilter]);
+  const spanRe = useMemo(() => compileRegex(s.spanFilter), [s.spanFilter]);
   const regex = useMemo(
-    () => ({
-      thread: compileRegex(s.threadFilter),
-      stack: compileRegex(s.stackFilter),
-      exclude: compileRegex(s.excludeFilter),
-      subject: compileRegex(s.subjectFilter),
-      span: compileRegex(s.spanFilter),
-    }),
-    [s.threadFilter, s.stackFilter, s.excludeFilter, s.subjectFilter, s.spanFilter],
+    () => ({ thread: threadRe, stack: stackRe, exclude: excludeRe, subject: subjectRe, span: spanRe }),
+    [threadRe, stackRe, excludeRe, subjectRe, spanRe],
   );
   // JSON, not a separator: a thread's name may hold any character, a newline too.
   const hiddenKey = JSON.stringify(s.hiddenThreads);
@@ -131,6 +131,32 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
         running,
       ),
     [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running, s.durationFilter],
+  );
+  // The same without the stack filters (only while some are set): a keystroke in them then
+  // changes only which stack rows keep their weight (keptWeights), not the events summed.
+  const stackFiltered = (stackRe.ok && stackRe.re !== null) || (excludeRe.ok && excludeRe.re !== null);
+  const basePass = useMemo(
+    () =>
+      stackFiltered
+        ? filterLists(
+            profile,
+            {
+              type: typeIndex,
+              thread: threadRe.ok ? threadRe.re : null,
+              stack: null,
+              exclude: null,
+              state: s.threadState,
+              hiddenThreads: hidden,
+              subject: subjectRe.ok ? subjectRe.re : null,
+              duration: s.durationFilter,
+              span: spanRe.ok ? spanRe.re : null,
+            },
+            lists.parts,
+            ofType,
+            null,
+          )
+        : null,
+    [stackFiltered, profile, typeIndex, threadRe, subjectRe, spanRe, s.threadState, hidden, lists, ofType, s.durationFilter],
   );
   const filtered = pass.filtered;
   // Interval types: each list's reach (running maximum of ends), so a range finds the waits
@@ -186,7 +212,15 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     });
     return sum / Math.max(b - a, 1e-9);
   }, [tracks, filtered, s.range, profile]);
-  const weights = useMemo(() => weightsInRange(profile, cums.parts, s.range, weightMode), [profile, cums, s.range, weightMode]);
+  // Weights of the events without the stack filters, once per change of the others or the range.
+  const baseWeights = useMemo(
+    () => (basePass ? weightsInRange(profile, reach ? basePass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : basePass.cums, s.range, weightMode) : null),
+    [profile, basePass, reach, s.range, weightMode],
+  );
+  const weights = useMemo(
+    () => (baseWeights && pass.stack ? keptWeights(profile, baseWeights, pass.stack, pass.noStack) : weightsInRange(profile, cums.parts, s.range, weightMode)),
+    [profile, baseWeights, pass, cums, s.range, weightMode],
+  );
   const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;

@@ -6,11 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { STACK_LOST, type Profile } from '../../columns/profile';
 import { buildCallNodes, callNodes, weigh } from '../callnodes';
-import { callTree, countNodes, invertedTree, kthLargest, prune, type CallNode } from '../calltree';
-import { eventsOfType, indexEvents, typeLists } from '../event-index';
+import { callTree, countNodes, invertedTree, kthLargest, prune, totalWeight, type CallNode } from '../calltree';
+import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, StackFilter, type Matcher } from '../filters';
 import { topMethods } from '../methods';
-import { weightsInRange } from '../ranges';
+import { keptWeights, weightsInRange } from '../ranges';
+import type { Cumulative } from '../running-counts';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -316,6 +317,45 @@ describe('per-stack filters and stack-summed trees against each event walked', (
       }
     }
   });
+});
+
+describe('the stack filters applied to the weights of the other filters (keptWeights)', () => {
+  for (const seed of SEEDS.slice(0, 4)) {
+    it(`equals the weights of the events all filters keep, random profile ${seed}`, () => {
+      const p = randomProfile(seed, 20, 4000, 2000);
+      // Durations, so a range clips the waits that cross its edges.
+      const r = rng(seed + 100);
+      for (let i = 0; i < p.events.length; i++) p.events.duration[i] = r() * 50;
+      const index = indexEvents(p);
+      const lists = typeLists(p, index, 0);
+      const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+      const withReach = (cums: Cumulative[]) => cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) }));
+      let checked = 0;
+      for (const range of [null, [300, 1200] as const])
+        for (const duration of [null, [5, 30] as const])
+          for (const [inc, exc] of [
+            ['m1$|m7$', ''],
+            ['C3', 'm2$'],
+            ['', 'pkg1'],
+          ]) {
+            const stack = compileRegex(inc);
+            const exclude = compileRegex(exc);
+            if (!stack.ok || !exclude.ok) throw new Error('bad test regex');
+            const spec = { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set<string>(), duration };
+            const all = filterLists(p, spec, lists.parts, ofType, null);
+            const base = filterLists(p, { ...spec, stack: null, exclude: null }, lists.parts, ofType, null);
+            for (const mode of ['duration', 'bytes', 'events'] as const) {
+              const want = weightsInRange(p, withReach(all.cums), range, mode);
+              const got = keptWeights(p, weightsInRange(p, withReach(base.cums), range, mode), all.stack!, all.noStack);
+              // The same events summed per row in the same order: equal to the bit.
+              expect(Array.from(got), `${inc} / ${exc} ${mode} ${range} ${duration}`).toEqual(Array.from(want));
+              expect(totalWeight(p, got)).toBe(totalWeight(p, want));
+              if (totalWeight(p, want) > 0) checked++;
+            }
+          }
+      expect(checked).toBeGreaterThan(20);
+    });
+  }
 });
 
 it('kthLargest agrees with a sort', () => {
