@@ -34,6 +34,9 @@ export interface CallNodeTable {
   length: number;
   /** Scratch for nodeWeights: per node, its entry in the pass under way, else -1. */
   scratch: Int32Array | null;
+  /** Made on first use by weights in table form: 0, 1, 2… and the same backwards. */
+  identity: Int32Array | null;
+  backwards: Int32Array | null;
 }
 
 const cache = new WeakMap<Profile['stacks'], CallNodeTable>();
@@ -104,6 +107,8 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
     ofStack,
     length: n,
     scratch: null,
+    identity: null,
+    backwards: null,
   };
 }
 
@@ -165,7 +170,9 @@ export function weightedRows(weights: Float64Array, rows: number): Int32Array {
  * The weights of the nodes on the paths of weighted stacks, one entry per node: `node` its call
  * node, `up` its caller's entry (-1 at a root), `self` and `total` its weights; `order` lists the
  * entries callees before callers (backwards: callers before callees). `sum` is the roots' total (the stacks' weight;
- * "no stack" and "stack lost" not included).
+ * "no stack" and "stack lost" not included). When the weighted paths reach much of the table,
+ * the entries are the table's nodes, all of them (those no weight reaches with total 0): the
+ * arrays are then the table's, shared, never to be written.
  */
 export interface NodeWeights {
   node: Int32Array;
@@ -248,46 +255,36 @@ export function weigh(t: CallNodeTable, weights: Float64Array, budget = Math.max
   return { node, up, self, total, order, sum };
 }
 
-/** The same over the whole table: self per node, totals backwards in index order, then the nodes with weight kept. */
+/**
+ * The same over the whole table, in table form (entry c is node c, zero where no weight reaches
+ * it): self per node, totals backwards in index order. Only the weights are made per call; the
+ * entries' nodes, callers and order are the table's own (identity, prefix, backwards), shared.
+ */
 function weighAll(t: CallNodeTable, weights: Float64Array, slots: Int32Array): NodeWeights {
   const { ofStack, prefix } = t;
   const rows = ofStack.length;
-  const all = new Float64Array(t.length);
+  const self = new Float64Array(t.length);
   for (let k = 0; k < slots.length; k++) {
     const s = slots[k];
     if (s < 0 || s >= rows) continue;
     const x = weights[s];
-    if (x > 0) all[ofStack[s]] += x;
+    if (x > 0) self[ofStack[s]] += x;
   }
-  const self = all.slice();
+  const total = self.slice();
   let sum = 0;
   for (let g = t.length - 1; g >= 0; g--) {
     const p = prefix[g];
-    if (p >= 0) all[p] += all[g];
-    else sum += all[g];
+    if (p >= 0) total[p] += total[g];
+    else sum += total[g];
   }
-  let n = 0;
-  for (let g = 0; g < t.length; g++) if (all[g] > 0) n++;
-  const node = new Int32Array(n);
-  const up = new Int32Array(n);
-  const own = new Float64Array(n);
-  const total = new Float64Array(n);
-  const order = new Int32Array(n);
-  const pos = t.scratch!;
-  let c = 0;
-  for (let g = 0; g < t.length; g++) {
-    if (!(all[g] > 0)) continue;
-    const p = prefix[g];
-    node[c] = g;
-    up[c] = p >= 0 ? pos[p] : -1;
-    own[c] = self[g];
-    total[c] = all[g];
-    pos[g] = c++;
+  if (!t.identity) {
+    t.identity = new Int32Array(t.length);
+    for (let g = 0; g < t.length; g++) t.identity[g] = g;
   }
-  for (let k = 0; k < n; k++) {
-    pos[node[k]] = -1;
+  if (!t.backwards) {
+    t.backwards = new Int32Array(t.length);
     // Callers have lower indexes than callees: backwards is deepest-first enough.
-    order[k] = n - 1 - k;
+    for (let g = 0; g < t.length; g++) t.backwards[g] = t.length - 1 - g;
   }
-  return { node, up, self: own, total, order, sum };
+  return { node: t.identity, up: prefix, self, total, order: t.backwards, sum };
 }

@@ -175,7 +175,8 @@ describe('call-node table', () => {
       for (let i = 0; i < p.events.length; i++) if (p.events.stack[i] >= 0) weights[p.events.stack[i]] += p.events.weight[i];
       const read = (w: ReturnType<typeof weigh>) => {
         const out = new Map<number, [number, number]>();
-        w.node.forEach((g, c) => out.set(g, [w.self[c], w.total[c]]));
+        // Entries no weight reaches (the whole table's form lists them all) count as absent.
+        w.node.forEach((g, c) => (w.total[c] > 0 ? out.set(g, [w.self[c], w.total[c]]) : null));
         // Callees before callers in `order`; `up` names the caller's entry.
         const seen = new Set<number>();
         for (const c of w.order) {
