@@ -264,8 +264,14 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     }
     setLive(null);
   }, [viewport]);
-  // Leaving (another recording, another view) hands over the last window.
-  useEffect(() => commit, [commit]);
+  // Leaving (another recording opened) drops a window not handed over: it was this recording's.
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current.timer);
+      pending.current = null;
+    },
+    [],
+  );
   const setViewport = useCallback(
     (a: number, b: number) => {
       const span = Math.max(b - a, 0.01);
