@@ -7,6 +7,7 @@
  * waits, so every bucket costs threads × log n whatever the number of events.
  */
 import type { Profile } from '../columns/profile';
+import { firstAtOrAfter, gallopAtOrAfter, ListMemo } from './event-index';
 import { histogramOf, type Histogram } from './pixel-columns';
 import type { Cumulative } from './running-counts';
 import { findSpikes } from './spikes';
@@ -83,11 +84,41 @@ export function activitySpikes(
   const w = Math.min(1000, Math.max(2, duration / 2000));
   const bins = Math.max(1, Math.ceil(duration / w));
   const byTime = weight !== 'count' && tracks !== null;
-  const h = activity(profile, cums, tracks, keep, byTime ? 'threads' : 'count', 0, bins * w, bins);
+  const h = byTime ? activity(profile, cums, tracks, keep, 'threads', 0, bins * w, bins) : { matching: countsInBins(profile, cums, bins * w, bins) };
   const odd = (ms: number) => 2 * Math.round(ms / w / 2) + 1;
   // Long waits (a monitor held for hundreds of ms) pile up into plateaus with sharp edges: a
   // light smoothing keeps the edges. Short waits (a contended monitor taken and let go by the
   // microsecond) pile up as a dense cloud of needles: it needs the smoothing of counts.
   const long = byTime && medianAtLeast(profile, cums, 10);
   return findSpikes(h.matching, 0, w, long ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
+}
+
+const binStarts = new ListMemo<{ to: number; bins: number; pos: Int32Array }>();
+
+/**
+ * Matching events starting in each of `bins` equal bins of [0, to), as histogramOf counts them,
+ * from each list's bin edges (positions where each bin starts, found once per list and grid):
+ * a keystroke then costs lists × bins subtractions of running counts, no search.
+ */
+export function countsInBins(profile: Profile, cums: readonly Cumulative[], to: number, bins: number): Float64Array {
+  const out = new Float64Array(bins);
+  const start = profile.events.start;
+  const w = to / bins;
+  for (const { list, match } of cums) {
+    if (list.length === 0) continue;
+    const edges = binStarts.get(profile, list, () => ({ to, bins, pos: new Int32Array(0) }));
+    if (edges.to !== to || edges.bins !== bins || edges.pos.length !== bins + 1) {
+      const pos = new Int32Array(bins + 1);
+      pos[0] = firstAtOrAfter(start, list, 0);
+      const end = firstAtOrAfter(start, list, to, pos[0]);
+      // Bin c holds [pos[c], pos[c + 1]); the last ends where the events reach `to`.
+      for (let c = 0; c < bins; c++) pos[c + 1] = c === bins - 1 ? end : Math.min(end, gallopAtOrAfter(start, list, (c + 1) * w, pos[c]));
+      edges.to = to;
+      edges.bins = bins;
+      edges.pos = pos;
+    }
+    const pos = edges.pos;
+    for (let c = 0; c < bins; c++) out[c] += match[pos[c + 1]] - match[pos[c]];
+  }
+  return out;
 }

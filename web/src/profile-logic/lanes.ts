@@ -3,7 +3,7 @@
  * Each thread's events are indexed by type and start time once per profile (indexEvents), so
  * drawing a time window touches only the events inside it.
  */
-import type { ThreadIndex } from './event-index';
+import { ListMemo, type ThreadIndex } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
 import type { Profile } from '../columns/profile';
@@ -62,17 +62,35 @@ export function threadCounts(profile: Profile, byThread: readonly Cumulative[], 
       matching[t] = match[list.length];
       continue;
     }
-    let all = 0;
-    let kept = 0;
-    for (let k = 0; k < list.length; k++) {
-      const w = eventWeight(profile, list[k], mode);
-      all += w;
-      if (match[k + 1] !== match[k]) kept += w;
-    }
+    const { all, each } = listWeight(profile, list);
     count[t] = all;
+    // The same count in every event (1 sample each, as often): the matches times it.
+    if (!Number.isNaN(each)) {
+      matching[t] = each * match[list.length];
+      continue;
+    }
+    let kept = 0;
+    for (let k = 0; k < list.length; k++) if (match[k + 1] !== match[k]) kept += eventWeight(profile, list[k], mode);
     matching[t] = kept;
   }
   return { count, matching };
+}
+
+const listWeights = new ListMemo<{ all: number; each: number }>();
+
+/** A list's whole weight in samples, and the weight every one of its events has (NaN when they differ), once per list. */
+function listWeight(profile: Profile, list: Int32Array): { all: number; each: number } {
+  return listWeights.get(profile, list, () => {
+    const w = profile.events.weight;
+    let all = 0;
+    let each = list.length ? w[list[0]] : 0;
+    for (let k = 0; k < list.length; k++) {
+      const x = w[list[k]];
+      all += x;
+      if (x !== each) each = NaN;
+    }
+    return { all, each };
+  });
 }
 
 export interface LaneOptions {

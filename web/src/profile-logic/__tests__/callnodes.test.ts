@@ -9,6 +9,9 @@ import { buildCallNodes, callNodes, weigh } from '../callnodes';
 import { callTree, countNodes, invertedTree, kthLargest, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, StackFilter, type Matcher } from '../filters';
+import { countsInBins } from '../activity';
+import { threadCounts } from '../lanes';
+import { histogramOf } from '../pixel-columns';
 import { topMethods } from '../methods';
 import { keptWeights, weightsInRange } from '../ranges';
 import type { Cumulative } from '../running-counts';
@@ -356,6 +359,53 @@ describe('the stack filters applied to the weights of the other filters (keptWei
           }
       expect(checked).toBeGreaterThan(20);
     });
+  }
+});
+
+it('lane counts in samples equal each kept event summed, whether a list’s events weigh alike or not', () => {
+  for (const seed of SEEDS.slice(0, 3)) {
+    const p = randomProfile(seed, 20, 2000, 1500);
+    // Thread 1's events all weigh 3 (one count per event, times 3); the others' vary.
+    for (let i = 0; i < p.events.length; i++) if (p.events.thread[i] === 1) p.events.weight[i] = 3;
+    const index = indexEvents(p);
+    const lists = typeLists(p, index, 0);
+    const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+    for (const inc of ['', 'C3', 'm1$|m7$']) {
+      const re = compileRegex(inc);
+      if (!re.ok) throw new Error('bad test regex');
+      const { filtered, cums } = filterLists(p, { type: 0, thread: null, stack: re.re, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+      const counts = threadCounts(p, cums.slice(0, lists.byThread.length), 'samples');
+      const all = [0, 0, 0];
+      const kept = [0, 0, 0];
+      for (let i = 0; i < p.events.length; i++) {
+        all[p.events.thread[i]] += p.events.weight[i];
+        if (filtered.match[i]) kept[p.events.thread[i]] += p.events.weight[i];
+      }
+      expect(Array.from(counts.count), inc).toEqual(all);
+      expect(Array.from(counts.matching), inc).toEqual(kept);
+    }
+  }
+});
+
+it('the spike finder’s bins hold what the histogram counts, their edges kept from one filter to the next', () => {
+  for (const seed of SEEDS.slice(0, 3)) {
+    const p = randomProfile(seed, 20, 2000, 1500);
+    const index = indexEvents(p);
+    const lists = typeLists(p, index, 0);
+    const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+    for (const bins of [7, 100, 1500, 2000]) {
+      for (const inc of ['', 'C3', 'm1$|m7$']) {
+        const re = compileRegex(inc);
+        if (!re.ok) throw new Error('bad test regex');
+        const { cums } = filterLists(p, { type: 0, thread: null, stack: re.re, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+        // Events start at 0, 1, 2… ms: bin edges fall on events at 1500 bins, between them at 7.
+        const to = p.events.length;
+        const want = new Float64Array(bins);
+        for (const { list, match } of cums) for (let k = 0; k < list.length; k++) if (match[k + 1] > match[k]) want[Math.min(bins - 1, Math.floor(p.events.start[list[k]] / (to / bins)))]++;
+        expect(Array.from(countsInBins(p, cums, to, bins)), `${bins} ${inc}`).toEqual(Array.from(want));
+        expect(Array.from(countsInBins(p, cums, to, bins))).toEqual(Array.from(histogramOf(p, cums, 0, to, bins).matching));
+      }
+    }
   }
 });
 
