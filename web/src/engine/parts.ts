@@ -187,50 +187,43 @@ function unreadable(e: unknown): Error {
   return new Error(`The file could not be read (was it moved or changed?): ${e instanceof Error ? e.message : String(e)}`);
 }
 
+/** Bytes of a File the reads ahead of a decoding pass may hold (at least the next chunk). */
+export const READ_AHEAD_BYTES = 96 * 1024 ** 2;
+
 /**
- * The chunks of a File slice from one stream (faster than a read per chunk: Chromium reads ahead
- * while the caller decodes), each read straight into its own buffer (a BYOB reader: no garbage
- * of stream pieces to collect; a plain reader and a copy where that is unsupported).
+ * The chunks of a File slice in order, each read as its own slice with the next ones already
+ * being read (up to `ahead` bytes) while the caller decodes this one. Several slice reads in
+ * flight moved a 6 GB file through Chromium about 1.5× faster than one stream read a chunk at a
+ * time (the browser process hands a stream over in small pieces, one after another).
  */
-async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]): AsyncGenerator<Uint8Array> {
-  const first = spans[0].offset - base;
-  const last = spans[spans.length - 1];
-  const stream = blob.slice(first, last.offset + last.size - base).stream();
-  let byob: ReadableStreamBYOBReader | null = null;
-  try {
-    byob = stream.getReader({ mode: 'byob' });
-  } catch {
-    byob = null;
-  }
-  const plain = byob ? null : stream.getReader();
-  let rest: Uint8Array = new Uint8Array(0);
-  const fail = (e: unknown) => Promise.reject(unreadable(e));
-  try {
-    for (const s of spans) {
-      let buf = new ArrayBuffer(s.size);
-      let filled = 0;
-      while (filled < s.size) {
-        if (byob) {
-          const r = await byob.read(new Uint8Array(buf, filled, s.size - filled)).catch(fail);
-          if (r.done || !r.value) throw unreadable(new Error('it ended early'));
-          buf = r.value.buffer as ArrayBuffer;
-          filled += r.value.byteLength;
-          continue;
-        }
-        if (rest.length === 0) {
-          const r = await plain!.read().catch(fail);
-          if (r.done) throw unreadable(new Error('it ended early'));
-          rest = r.value;
-        }
-        const n = Math.min(rest.length, s.size - filled);
-        new Uint8Array(buf).set(rest.subarray(0, n), filled);
-        rest = rest.subarray(n);
-        filled += n;
-      }
-      yield new Uint8Array(buf);
+export async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[], ahead = READ_AHEAD_BYTES): AsyncGenerator<Uint8Array> {
+  const get = (s: ChunkSpan) => blob.slice(s.offset - base, s.offset - base + s.size).arrayBuffer();
+  const inFlight: { size: number; bytes: Promise<ArrayBuffer> }[] = [];
+  let queued = 0;
+  let k = 0;
+  const fill = () => {
+    while (k < spans.length && (inFlight.length === 0 || queued + spans[k].size <= ahead)) {
+      const bytes = get(spans[k]);
+      // A read failing ahead of its turn is reported when its turn comes, not as unhandled.
+      bytes.catch(() => {});
+      inFlight.push({ size: spans[k].size, bytes });
+      queued += spans[k].size;
+      k++;
     }
-  } finally {
-    void (byob ?? plain)!.cancel().catch(() => {});
+  };
+  fill();
+  while (inFlight.length) {
+    const next = inFlight.shift()!;
+    let b: ArrayBuffer;
+    try {
+      b = await next.bytes;
+    } catch (e) {
+      throw unreadable(e);
+    }
+    queued -= next.size;
+    if (b.byteLength !== next.size) throw unreadable(new Error('it ended early'));
+    fill();
+    yield new Uint8Array(b);
   }
 }
 

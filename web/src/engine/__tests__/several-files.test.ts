@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { joinFiles } from '../index';
 import { chunkLayout, fileKind, joinLayouts, locate, type ChunkSpan } from '../layout';
 import { decodeInNode } from '../node';
-import { sourceOf } from '../parts';
+import { sourceOf, streamChunks } from '../parts';
 
 const root = resolve(__dirname, '../../../..');
 const span = (offset: number, size: number, startMs: number): ChunkSpan => ({ index: 0, offset, size, startMs, durationMs: 1000 });
@@ -110,14 +110,14 @@ describe('a File source between passes', () => {
   it('keeps chunks up to its limit and reads the rest again, each pass seeing every chunk in order', async () => {
     const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-multichunk.jfr')));
     const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-    let streams = 0;
+    let reads = 0;
     class Counting extends Blob {
       override slice(start?: number, end?: number): Blob {
         const s = super.slice(start, end);
-        const stream = s.stream.bind(s);
-        s.stream = () => {
-          streams++;
-          return stream();
+        const arrayBuffer = s.arrayBuffer.bind(s);
+        s.arrayBuffer = () => {
+          reads++;
+          return arrayBuffer();
         };
         return s;
       }
@@ -132,10 +132,10 @@ describe('a File source between passes', () => {
     };
     const expected = spans.flatMap((s) => [s.size, bytes[s.offset], bytes[s.offset + s.size - 1]]);
     expect(await pass()).toEqual(expected);
-    expect(streams).toBe(1);
-    // The second pass takes the first chunk from memory and streams the rest from its start.
+    expect(reads).toBe(spans.length);
+    // The second pass takes the first chunk from memory and reads the rest again.
     expect(await pass()).toEqual(expected);
-    expect(streams).toBe(2);
+    expect(reads).toBe(2 * spans.length - 1);
     src.release();
     expect(await pass()).toEqual(expected);
   });
@@ -156,5 +156,82 @@ describe('a File source between passes', () => {
     const again = await src.read(spans[1].offset, spans[1].size);
     expect(again).not.toBe(counted[1]);
     expect(again).toEqual(counted[1]);
+  });
+});
+
+describe('reading a File slice ahead of the pass', () => {
+  /** A Blob whose slice reads resolve only when the test lets them, recording what is in flight. */
+  class Gated extends Blob {
+    waiting: { size: number; go: () => void }[] = [];
+    maxInFlight = 0;
+    fail = -1;
+    override slice(start = 0, end = this.size): Blob {
+      const s = super.slice(start, end);
+      const arrayBuffer = s.arrayBuffer.bind(s);
+      s.arrayBuffer = () =>
+        new Promise<ArrayBuffer>((resolve, reject) => {
+          const size = end - start;
+          const go = () => {
+            this.waiting = this.waiting.filter((w) => w.go !== go);
+            if (start === this.fail) reject(new Error('gone'));
+            else void arrayBuffer().then(resolve, reject);
+          };
+          this.waiting.push({ size, go });
+          this.maxInFlight = Math.max(this.maxInFlight, this.waiting.reduce((a, w) => a + w.size, 0));
+        });
+      return s;
+    }
+  }
+  const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7 + 3) & 255);
+  const spans = [span(0, 100, 0), span(100, 300, 1), span(400, 50, 2), span(450, 250, 3), span(700, 300, 4)];
+
+  it('hands out every chunk in order while the next ones are read, never more than the bytes allowed ahead', async () => {
+    const blob = new Gated([bytes]);
+    const got: Uint8Array[] = [];
+    const pass = (async () => {
+      for await (const b of streamChunks(blob, 0, spans, 450)) got.push(b);
+    })();
+    // Let each read finish in turn, the oldest first.
+    for (let i = 0; i < 100 && (blob.waiting.length || got.length < spans.length); i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      blob.waiting[0]?.go();
+    }
+    await pass;
+    expect(got.map((b) => Array.from(b))).toEqual(spans.map((s) => Array.from(bytes.subarray(s.offset, s.offset + s.size))));
+    // 100 + 300 + 50 fit 450 bytes: three reads at once, never a fourth on top.
+    expect(blob.maxInFlight).toBe(450);
+  });
+
+  it('reads a chunk larger than the bytes allowed ahead on its own', async () => {
+    const blob = new Gated([bytes]);
+    const got: number[] = [];
+    const pass = (async () => {
+      for await (const b of streamChunks(blob, 0, spans, 10)) got.push(b.length);
+    })();
+    for (let i = 0; i < 100 && got.length < spans.length; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      expect(blob.waiting.length).toBeLessThanOrEqual(1);
+      blob.waiting[0]?.go();
+    }
+    await pass;
+    expect(got).toEqual(spans.map((s) => s.size));
+  });
+
+  it('says the file could not be read when a read fails or the file is shorter than its chunks', async () => {
+    const blob = new Gated([bytes]);
+    blob.fail = 400;
+    const pass = (async () => {
+      for await (const b of streamChunks(blob, 0, spans)) void b;
+    })();
+    const done = pass.catch((e: unknown) => e);
+    for (let i = 0; i < 100 && blob.waiting.length; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      blob.waiting[0]?.go();
+    }
+    expect(String(await done)).toMatch(/could not be read.*gone/);
+    const short = streamChunks(new Blob([bytes.subarray(0, 900)]), 0, spans);
+    await expect((async () => {
+      for await (const b of short) void b;
+    })()).rejects.toThrow(/could not be read.*ended early/);
   });
 });
