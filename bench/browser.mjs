@@ -321,8 +321,20 @@ try {
     // A deferred type decodes first: its view is measured once decoded, not the one before.
     const deferredType = await page.evaluate((n) => [...document.querySelectorAll('select[aria-label="Event"] option')].some((o) => o.value === n && o.textContent.includes('decoded when picked')), name);
     await page.getByLabel('Event', { exact: true }).selectOption(name);
-    if (deferredType) await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
+    // Decoded when its option no longer says "decoded when picked" (the status may say
+    // "Decoding" too briefly to be seen, and before it, still the previous type's selection).
+    if (deferredType)
+      await page.waitForFunction(
+        (n) => {
+          const o = [...document.querySelectorAll('select[aria-label="Event"] option')].find((x) => x.value === n);
+          return o !== undefined && !o.textContent.includes('decoded when picked');
+        },
+        name,
+        { timeout: 600_000, polling: 100 },
+      );
     await page.getByRole('status').filter({ hasNotText: 'Decoding' }).filter({ hasText: 'selected' }).waitFor({ timeout: 600_000 });
+    // Then two animation frames, so the view has drawn the type before it is measured.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const s = await page.getByRole('status').textContent();
     console.log(`  ${s}`);
     viewGoals(await measureView(page, s), name);
