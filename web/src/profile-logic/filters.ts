@@ -328,9 +328,10 @@ export function passes(f: EventTest, i: number): boolean {
 /**
  * Running counts along `list` of the events the stack filters keep (the keystroke's loop), and
  * of those in a running state when `running` is given: one byte per stack row read per event
- * (`rowKeep`: 0 not known yet, 1 dropped, 2 kept), the row's node resolved the first time.
+ * (`rowKeep`: 0 not known yet, 1 dropped, 2 kept), the row's node resolved the first time; without
+ * it (fewer events than rows), the node's byte.
  */
-function countKept(list: Int32Array, events: Profile['events'], filter: StackFilter, rowKeep: Uint8Array, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
+function countKept(list: Int32Array, events: Profile['events'], filter: StackFilter, rowKeep: Uint8Array | null, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
   const { stack, state } = events;
   const keeps = filter.keeps;
   let cm = 0;
@@ -340,9 +341,11 @@ function countKept(list: Int32Array, events: Profile['events'], filter: StackFil
     const s = stack[i];
     let keep = noStack;
     if (s >= 0) {
-      let v = rowKeep[s];
-      if (v === 0) rowKeep[s] = v = 1 + keeps[filter.resolve(s)];
-      keep = v - 1;
+      if (rowKeep) {
+        let v = rowKeep[s];
+        if (v === 0) rowKeep[s] = v = 1 + keeps[filter.resolve(s)];
+        keep = v - 1;
+      } else keep = keeps[filter.resolve(s)];
     }
     cm += keep;
     m[k + 1] = cm;
@@ -385,13 +388,16 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
   const filter = test?.stackOk ?? null;
   const noStack = test?.noStack ? 1 : 0;
-  // Events reaching many nodes: every node in one typed pass beats walks from each.
+  // Events reaching many nodes: every node in one typed pass beats walks from each; and a byte
+  // per stack row read per event, where the events outnumber the rows (else the node's byte).
+  let many = false;
   if (filter) {
     let events = 0;
     for (const list of lists) events += list.length;
     if (events * 4 >= filter.memo.length) filter.resolveAll();
+    many = events * 4 >= profile.stacks.length;
   }
-  const rowKeep = new Uint8Array(stackOnly ? profile.stacks.length : 0);
+  const rowKeep = stackOnly && many ? new Uint8Array(profile.stacks.length) : null;
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
