@@ -237,6 +237,9 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
 
   // The window shown and not yet handed to the app, and the timer that hands it over.
   const pending = useRef<{ vp: [number, number] | null; timer: number } | null>(null);
+  // The last window handed over: when the app's state comes back with it (its render can come
+  // after a newer step), that is no window set from outside.
+  const handed = useRef<[number, number] | null | undefined>(undefined);
   const onViewportRef = useRef(onViewport);
   onViewportRef.current = onViewport;
   const commit = useCallback(() => {
@@ -244,6 +247,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     if (!p) return;
     clearTimeout(p.timer);
     pending.current = null;
+    handed.current = p.vp;
     onViewportRef.current(p.vp);
     setLive(null);
   }, []);
@@ -258,7 +262,10 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   );
   // A window set from outside (a button, the link) wins over one not handed over yet.
   useEffect(() => {
-    if (pending.current && pending.current.vp !== viewport) {
+    const echo = viewport === handed.current;
+    handed.current = undefined;
+    if (echo && pending.current) return;
+    if (pending.current) {
       clearTimeout(pending.current.timer);
       pending.current = null;
     }
