@@ -24,8 +24,40 @@ export const ACTIVITY_LABEL: Record<ActivityWeight, string> = {
 /** Per thread row, the union of its matching waits (the matching events of `cums.byThread`). */
 export function matchTracks(profile: Profile, byThread: readonly Cumulative[]): Track[] {
   // match is a running count: the event at position k matches when match[k + 1] > match[k]; all
-  // do when it ends at the list's length.
-  return byThread.map(({ list, match }) => trackOf(profile, list, match[list.length] === list.length ? null : (_, k) => match[k + 1] > match[k]));
+  // do when it ends at the list's length (the whole list's track, kept once per list).
+  return byThread.map(({ list, match }) => (match[list.length] === list.length ? trackOf(profile, list, null) : matchingTrack(profile, list, match)));
+}
+
+/**
+ * trackOf for the matching events of a list, read off its running count inline, in arrays sized
+ * by the matches (a narrow filter over millions of waits makes small ones).
+ */
+export function matchingTrack(profile: Profile, list: Int32Array, match: Int32Array): Track {
+  const { start, duration } = profile.events;
+  const kept = match[list.length] - match[0];
+  const s = new Float64Array(kept);
+  const en = new Float64Array(kept);
+  let last = -1;
+  for (let k = 0; k < list.length; k++) {
+    if (match[k + 1] === match[k]) continue;
+    const i = list[k];
+    const d = duration[i];
+    if (!(d > 0)) continue;
+    const a = start[i];
+    const b = a + d;
+    if (last >= 0 && !(a > en[last])) {
+      if (b > en[last]) en[last] = b;
+    } else {
+      s[++last] = a;
+      en[last] = b;
+    }
+  }
+  const spans = last + 1;
+  // Mostly used: a view (no second copy); else a copy, so the rest is freed.
+  const fit = (x: Float64Array<ArrayBuffer>) => (spans > kept >> 1 ? x.subarray(0, spans) : x.slice(0, spans));
+  const cum = new Float64Array(spans + 1);
+  for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
+  return { start: fit(s), end: fit(en), cum };
 }
 
 /** The histogram of [from, to) in `buckets` weighed by `weight`; `other` is only counted by count. */

@@ -9,7 +9,7 @@ import { buildCallNodes, callNodes, weigh } from '../callnodes';
 import { callTree, countNodes, invertedTree, kthLargest, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, StackFilter, type Matcher } from '../filters';
-import { countsInBins } from '../activity';
+import { countsInBins, matchingTrack } from '../activity';
 import { threadCounts } from '../lanes';
 import { histogramOf } from '../pixel-columns';
 import { topMethods } from '../methods';
@@ -405,6 +405,39 @@ it('the spike finder’s bins hold what the histogram counts, their edges kept f
         expect(Array.from(countsInBins(p, cums, to, bins)), `${bins} ${inc}`).toEqual(Array.from(want));
         expect(Array.from(countsInBins(p, cums, to, bins))).toEqual(Array.from(histogramOf(p, cums, 0, to, bins).matching));
       }
+    }
+  }
+});
+
+it('a thread’s track of matching waits is the union of its matching events’ spans', () => {
+  for (const seed of SEEDS.slice(0, 3)) {
+    const p = randomProfile(seed, 20, 2000, 1500);
+    // Waits of 0 to 3 ms every 1 ms: they overlap, touch, or leave gaps; some last nothing.
+    const r = rng(seed + 7);
+    for (let i = 0; i < p.events.length; i++) p.events.duration[i] = r() < 0.1 ? 0 : r() * 3;
+    const index = indexEvents(p);
+    const lists = typeLists(p, index, 0);
+    const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+    for (const inc of ['C3', 'm1$|m7$', 'nothing']) {
+      const re = compileRegex(inc);
+      if (!re.ok) throw new Error('bad test regex');
+      const { filtered, cums } = filterLists(p, { type: 0, thread: null, stack: re.re, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+      cums.forEach(({ list, match }) => {
+        // The union, merged by hand from the events the flags keep.
+        const spans: [number, number][] = [];
+        for (const i of list) {
+          const a = p.events.start[i];
+          const b = a + p.events.duration[i];
+          if (!filtered.match[i] || !(b > a)) continue;
+          const top = spans[spans.length - 1];
+          if (top && a <= top[1]) top[1] = Math.max(top[1], b);
+          else spans.push([a, b]);
+        }
+        const got = matchingTrack(p, list, match);
+        expect(Array.from(got.start), inc).toEqual(spans.map((x) => x[0]));
+        expect(Array.from(got.end), inc).toEqual(spans.map((x) => x[1]));
+        expect(got.cum[spans.length]).toBeCloseTo(spans.reduce((a, x) => a + x[1] - x[0], 0), 9);
+      });
     }
   }
 });
