@@ -400,6 +400,7 @@ try {
   if (process.env.PEER === 'speedscope' && paths.length === 1 && !folder) {
     await page.close();
     const { openSpeedscope, speedscopeVersion } = await import('./speedscope.mjs');
+    speedscopeVersion(); // says how to install it before a browser waits on a server that has nothing to serve
     const memory = { reset: () => (peakRss = browserPid ? chromiumRss(browserPid) : 0), peak: () => peakRss };
     const s = await openSpeedscope({ browser, port: port + 1, file, memory });
     const shot = process.env.PEER_SHOT ?? `bench/.cache/speedscope-${file.split('/').pop()}.png`;

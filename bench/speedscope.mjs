@@ -8,7 +8,7 @@
 // then two animation frames), and the peak resident memory of all Chromium processes meanwhile
 // over the page before the file. Run through bench/browser.mjs: PEER=speedscope node bench/browser.mjs FILE
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const release = fileURLToPath(new URL('../node_modules/speedscope/dist/release/', import.meta.url));
@@ -16,6 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** speedscope's version as installed (package.json pins it exactly). */
 export function speedscopeVersion() {
+  if (!existsSync(release)) throw new Error(`speedscope is not installed (no ${release}): run \`npm ci\` (package.json pins speedscope 1.25.0)`);
   return JSON.parse(readFileSync(new URL('../node_modules/speedscope/package.json', import.meta.url), 'utf8')).version;
 }
 
