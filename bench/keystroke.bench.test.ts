@@ -41,7 +41,7 @@ function mulberry32(seed: number): () => number {
  * that share prefixes as a real program's do (each new stack forks an earlier one at a random
  * depth), frames drawn from 4,000 methods with 4 lines each.
  */
-export function syntheticProfile(samples: number, leaves: number, seed = 1): Profile {
+function syntheticProfile(samples: number, leaves: number, seed = 1): Profile {
   const rnd = mulberry32(seed);
   const strings: string[] = ['', 'RUNNABLE'];
   const METHODS = 4000;

@@ -42,7 +42,7 @@ function someNames(names: string[], most = 8): string {
  * What several files opened as one are called: their folder's name when they share one (a
  * picked or dropped folder), else the first file's and how many others.
  */
-export function recordingName(files: File[]): string {
+function recordingName(files: File[]): string {
   const paths = files.map((f) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
   if (paths.length === 1) return files[0].name;
   const top = paths.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : null));

@@ -8,6 +8,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RecordingShape } from '../columns/profile';
 import { cellRange, cellSecond, dayGrid, type DayMetric } from '../profile-logic/day';
 import { formatClock, formatCount, formatDate } from '../profile-logic/format';
+import { Segmented } from './Tables';
 
 const ROW_H = 3;
 const AXIS_H = 16;
@@ -140,13 +141,7 @@ export function DayHeatmap({
     <section className="day-heatmap" aria-label="Recording overview">
       <div className="day-head">
         <strong>{counting ? 'Whole recording (counting: the rest fills in)' : 'Whole recording'}</strong>
-        <span className="segmented" role="radiogroup" aria-label="Heatmap colour">
-          {METRICS.map(([k, label]) => (
-            <button key={k} type="button" role="radio" aria-checked={metric === k} onClick={() => setMetric(k)}>
-              {label}
-            </button>
-          ))}
-        </span>
+        <Segmented label="Heatmap colour" value={metric} options={METRICS} onChange={setMetric} />
         <span className="day-readout" aria-label="Heatmap cell" aria-live="polite">
           {readout}
         </span>
@@ -163,8 +158,10 @@ export function DayHeatmap({
           style={{ width: w, height: h, cursor: onSelect ? 'crosshair' : 'default' }}
           onPointerMove={(e) => {
             const c = cellAt(e);
-            setHover(c);
-            if (drag && c) setDrag({ ...drag, to: c });
+            // A new state (and a redraw of every cell) only when the pointer reaches another cell.
+            const same = (a: [number, number] | null) => (a === null || c === null ? a === c : a[0] === c[0] && a[1] === c[1]);
+            if (!same(hover)) setHover(c);
+            if (drag && c && !same(drag.to)) setDrag({ ...drag, to: c });
           }}
           onPointerLeave={() => setHover(null)}
           onPointerDown={(e) => {

@@ -37,7 +37,7 @@ import { THEME } from './colors';
 import { useThemeName } from './useTheme';
 
 /** How long the wheel, a pan or a key rests before the app's state takes the window. */
-export const VIEWPORT_REST_MS = 150;
+const VIEWPORT_REST_MS = 150;
 
 interface Props {
   profile: Profile;

@@ -25,8 +25,7 @@ export function remapInto(map: number[], v: number): number {
 /** `to[base + i]` = `from[i]` remapped through `map` (negative markers kept), for every i. */
 function remapColumn(to: Int32Array, base: number, from: Int32Array, map: number[]): void {
   for (let i = 0; i < from.length; i++) {
-    const v = from[i];
-    to[base + i] = v < 0 ? v : map[v];
+    to[base + i] = remapInto(map, from[i]);
   }
 }
 
@@ -178,8 +177,7 @@ export class Merger {
     // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps.
     const stacks = this.stacks;
     for (let i = 0; i < p.stackFrame.length; i++) {
-      const prefix = p.stackPrefix[i] < 0 ? p.stackPrefix[i] : stMap[p.stackPrefix[i]];
-      stMap.push(stacks.id(prefix, frMap[p.stackFrame[i]]));
+      stMap.push(stacks.id(remapInto(stMap, p.stackPrefix[i]), frMap[p.stackFrame[i]]));
     }
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
     const n = p.eventType.length;

@@ -310,10 +310,15 @@ async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: 
   }
 }
 
+/** A parser's shape over time so far (fresh typed arrays). */
+function shapeOf(p: WasmParser): ShapeBins {
+  return { first: p.shapeFirst(), samples: p.shapeSamples(), allocs: p.shapeAllocs(), waiting: p.shapeWaiting() };
+}
+
 /** A count pass's description, with its shape over time. */
 export function describeCounted(p: WasmParser): Description {
   const d = JSON.parse(p.describe()) as Description;
-  d.shape = { first: p.shapeFirst(), samples: p.shapeSamples(), allocs: p.shapeAllocs(), waiting: p.shapeWaiting() };
+  d.shape = shapeOf(p);
   return d;
 }
 
@@ -335,7 +340,7 @@ export async function countGroup(
       // The bins so far, now and then: the overview fills in while the count goes on.
       if (onShape && performance.now() - last >= SHAPE_EVERY_MS) {
         last = performance.now();
-        onShape({ first: p.shapeFirst(), samples: p.shapeSamples(), allocs: p.shapeAllocs(), waiting: p.shapeWaiting() });
+        onShape(shapeOf(p));
       }
     });
     return describeCounted(p);

@@ -62,9 +62,8 @@ function chunkSpanMs(c: Description['chunks'][number], originMs: number): [numbe
   return [start, start + Number(BigInt(c.durationNs)) / 1e6];
 }
 
-/** Rows of `type` in chunk `k` of one decoder's description (its chunkCounts). */
-function rowsInChunk(d: Description, type: string, k: number): number {
-  const t = d.types.findIndex((x) => x.name === type);
+/** Rows of type number `t` (an index into `d.types`) in chunk `k` of one decoder's description (its chunkCounts). */
+function rowsInChunk(d: Description, t: number, k: number): number {
   const pairs = d.chunkCounts?.[k] ?? [];
   for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === t) return pairs[i + 1];
   return 0;
@@ -77,12 +76,13 @@ function rowsInChunk(d: Description, type: string, k: number): number {
  */
 export function planWindow(counted: Description[], originMs: number, type: string, fromMs: number, toMs: number, room: number): WindowPlan | null {
   const all: { g: number; offset: number; start: number; end: number; rows: number }[] = [];
-  counted.forEach((d, g) =>
+  counted.forEach((d, g) => {
+    const t = d.types.findIndex((x) => x.name === type);
     d.chunks.forEach((c, k) => {
       const [start, end] = chunkSpanMs(c, originMs);
-      if (start <= toMs && end >= fromMs) all.push({ g, offset: c.offset, start, end, rows: rowsInChunk(d, type, k) });
-    }),
-  );
+      if (start <= toMs && end >= fromMs) all.push({ g, offset: c.offset, start, end, rows: rowsInChunk(d, t, k) });
+    });
+  });
   all.sort((a, b) => a.start - b.start || a.offset - b.offset);
   const plan: WindowPlan = { type, chunks: counted.map(() => []), rows: counted.map(() => 0), fromMs: Infinity, toMs: -Infinity, complete: true };
   let used = 0;

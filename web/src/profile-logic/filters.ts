@@ -10,6 +10,7 @@
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 import { callNodes, type CallNodeTable } from './callnodes';
+import { firstReachingPast } from './event-index';
 import { hasInstances } from './kinds';
 import type { Cumulative } from './running-counts';
 
@@ -224,13 +225,8 @@ export function spanTracks(profile: Profile, re: Matcher): SpanTracks {
 export function inSpan(tracks: SpanTracks, t: number, at: number): boolean {
   const s = tracks.start.get(t);
   if (!s) return false;
-  let lo = 0;
-  let hi = s.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (s[m] <= at) lo = m + 1;
-    else hi = m;
-  }
+  // The first span starting after `at` (the same search as the first reach past a time).
+  const lo = firstReachingPast(s, at);
   return lo > 0 && at <= tracks.end.get(t)![lo - 1];
 }
 

@@ -427,7 +427,7 @@ export function useSandwich(profile: Profile, s: ViewState, d: Derived, enabled:
     if (name < 0) return { method, callers: emptyNode(method), callees: emptyNode(method), total: 0, self: 0, selection: d.totalWeight };
     const t = sandwichTrees(profile, d.weights, name);
     // As the flame graph: hide slivers under 1/5000 of the total when a tree is large.
-    const light = (n: CallNode) => (countNodes(n) > 20_000 ? prune(n, n.value / 5000) : n);
+    const light = (n: CallNode) => (countNodes(n) > LIGHT.maxNodes ? prune(n, n.value * LIGHT.share) : n);
     return { method, callers: light(t.callers), callees: light(t.callees), total: row?.total ?? 0, self: row?.self ?? 0, selection: d.totalWeight };
   }, [profile, method, d.weights, d.methods, d.totalWeight, enabled]);
 }
