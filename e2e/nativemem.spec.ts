@@ -38,4 +38,13 @@ test('Native memory lists the unfreed allocations, the leak first', async ({ pag
   const line = page.getByRole('img', { name: /^Line of Outstanding bytes/ });
   await expect(line).toBeVisible();
   await shot(page, 'nativemem');
+  // A range keeps what was allocated in it: fewer than the whole recording, said so.
+  await page.getByLabel('Selected range').fill('1-2');
+  await page.getByLabel('Selected range').press('Enter');
+  const summary = page.getByLabel('Native memory summary');
+  await expect(summary).toContainText('from 1.00 s to 2.00 s');
+  const inRange = Number((await summary.textContent())!.match(/in ([\d,]+) allocations never freed/)![1].replaceAll(',', ''));
+  expect(inRange).toBeGreaterThan(0);
+  expect(inRange).toBeLessThan(Number(unfreed[1]));
+  await expect(table.getByRole('row')).not.toHaveCount(0);
 });

@@ -5,9 +5,9 @@
 import { useMemo, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { callTree } from '../profile-logic/calltree';
-import { formatBytes, formatCount } from '../profile-logic/format';
+import { formatBytes, formatCount, formatMs } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
-import { unfreedByStack, type NativeMemory } from '../profile-logic/nativemem';
+import { unfreedByStack, unfreedIn, type NativeMemory } from '../profile-logic/nativemem';
 import { FlameGraph } from './FlameGraph';
 import { LineChart } from './LineChart';
 
@@ -21,14 +21,17 @@ interface Props {
 }
 
 export function NativeMemoryView({ profile, nm, viewport, range, clock, search }: Props) {
-  const sites = useMemo(() => unfreedByStack(profile, nm), [profile, nm]);
-  const tree = useMemo(() => callTree(profile, nm.unfreedWeights, 'unfreed'), [profile, nm]);
+  // The table and the flame graph: what the range allocated (the whole recording without one).
+  const part = useMemo(() => unfreedIn(profile, nm, range), [profile, nm, range]);
+  const sites = useMemo(() => unfreedByStack(profile, part), [profile, part]);
+  const tree = useMemo(() => callTree(profile, part.weights, 'unfreed'), [profile, part]);
   const series = useMemo(() => [{ name: '', t: nm.t, v: nm.bytes }], [nm]);
   const [open, setOpen] = useState<number | null>(null);
   return (
     <div className="nativemem">
       <p className="summary" aria-label="Native memory summary">
-        {formatBytes(nm.unfreedBytes)} in {formatCount(nm.unfreedCount)} allocations never freed, of {formatBytes(nm.allocatedBytes)} in {formatCount(nm.allocations)} allocated during the recording;{' '}
+        {formatBytes(part.bytes)} in {formatCount(part.count)} allocations never freed, of {formatBytes(part.allocatedBytes)} in {formatCount(part.allocations)} allocated{' '}
+        {range ? `from ${formatMs(range[0])} to ${formatMs(range[1])} (the range; ${formatBytes(nm.unfreedBytes)} never freed in the whole recording)` : 'during the recording'};{' '}
         {formatCount(nm.frees)} frees matched an allocation by address{nm.unmatchedFrees ? `, ${formatCount(nm.unmatchedFrees)} freed memory allocated before the recording began` : ''}.
       </p>
       {/* Allocated in the recording and not yet freed, at each malloc and free. */}

@@ -95,6 +95,43 @@ export function nativeMemory(profile: Profile): NativeMemory | null {
   return { unfreed, unfreedWeights, t, bytes, allocations, allocatedBytes, frees, freedBytes, unmatchedFrees, unfreedCount: live.size, unfreedBytes };
 }
 
+/** Unfreed allocations, and all allocations, made in a time range (ms, ends included). */
+export interface UnfreedIn {
+  /** 1 at each profiler.Malloc event made in the range that no free matched. */
+  unfreed: Uint8Array;
+  /** Per stack slot: bytes allocated in the range and never freed. */
+  weights: Float64Array;
+  count: number;
+  bytes: number;
+  allocations: number;
+  allocatedBytes: number;
+}
+
+/**
+ * What was allocated in `range` (a malloc happens in it when it starts inside, ends included, as
+ * an instant does in ranges.ts) and never freed by the end of the recording; everything
+ * without a range.
+ */
+export function unfreedIn(profile: Profile, nm: NativeMemory, range: [number, number] | null): UnfreedIn {
+  if (!range) return { unfreed: nm.unfreed, weights: nm.unfreedWeights, count: nm.unfreedCount, bytes: nm.unfreedBytes, allocations: nm.allocations, allocatedBytes: nm.allocatedBytes };
+  const e = profile.events;
+  const mallocType = profile.eventTypes.findIndex((t) => t.name === 'profiler.Malloc');
+  const unfreed = new Uint8Array(e.length);
+  const weights = weightSlots(profile);
+  const out = { unfreed, weights, count: 0, bytes: 0, allocations: 0, allocatedBytes: 0 };
+  for (let i = 0; i < e.length; i++) {
+    if (e.type[i] !== mallocType || e.start[i] < range[0] || e.start[i] > range[1]) continue;
+    out.allocations++;
+    out.allocatedBytes += e.weight[i];
+    if (!nm.unfreed[i]) continue;
+    unfreed[i] = 1;
+    weights[stackSlot(e.stack[i], profile.stacks.length)] += e.weight[i];
+    out.count++;
+    out.bytes += e.weight[i];
+  }
+  return out;
+}
+
 export interface UnfreedSite {
   /** The stack's frames, leaf first, native frames of the allocator included. */
   frames: string[];
@@ -118,7 +155,7 @@ const LIBRARY = /^(lib[^ ]*\.so[.\d]*\.|(java|javax|jdk|sun)\.)/;
  * Unfreed allocations by stack, most bytes first: stacks of the same methods (as a flame graph
  * merges them: an interpreted and a compiled frame of one method are one) are one row.
  */
-export function unfreedByStack(profile: Profile, nm: NativeMemory, limit = 50): UnfreedSite[] {
+export function unfreedByStack(profile: Profile, nm: { unfreed: Uint8Array }, limit = 50): UnfreedSite[] {
   const e = profile.events;
   const { frame, prefix } = profile.stacks;
   const fname = profile.frames.name;

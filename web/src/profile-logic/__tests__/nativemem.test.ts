@@ -14,7 +14,7 @@ import { stackNames } from '../collapsed';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, filterLists, flagsOf } from '../filters';
 import { lockBursts, lockRows } from '../locks';
-import { nativeMemory, unfreedByStack } from '../nativemem';
+import { nativeMemory, unfreedByStack, unfreedIn } from '../nativemem';
 import { waitKinds } from '../waits';
 
 const root = resolve(__dirname, '../../../..');
@@ -130,6 +130,39 @@ describe('native memory: allocations never freed', () => {
     expect(rows.reduce((s, r) => s + r.waits, 0)).toBe(Number(n));
     expect(Math.abs(rows.reduce((s, r) => s + r.total, 0) - Number(ns) / 1e6)).toBeLessThan(Number(n) * 1e-3);
     for (const r of rows) expect(r.label).toMatch(/^native mutex @ 0x[0-9a-f]+$/);
+  });
+
+  it('in a range, keeps what was allocated there and never freed, as the JDK reads the events', () => {
+    // The JDK's mallocs and frees, matched by address in time order, each malloc with its time.
+    const lines = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/ap-nativemem.jfr.nativemem.tsv.gz')))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l, k) => ({ f: l.split('\t'), k, ms: Number(BigInt(l.split('\t')[1]) - BigInt(Math.round(profile.info.startMs * 1e6))) / 1e6 }))
+      .sort((a, b) => a.ms - b.ms || a.k - b.k);
+    const live = new Map<string, { size: number; ms: number }>();
+    for (const { f, ms } of lines) {
+      if (f[0] === 'M') live.set(f[2], { size: Number(f[3]), ms });
+      else live.delete(f[2]);
+    }
+    const times = [...new Set(lines.filter((l) => l.f[0] === 'M').map((l) => l.ms))].sort((a, b) => a - b);
+    // Bounds halfway between two mallocs' times, a third and two thirds of the way through.
+    const between = (q: number) => (times[Math.floor(times.length * q)] + times[Math.floor(times.length * q) + 1]) / 2;
+    const range: [number, number] = [between(1 / 3), between(2 / 3)];
+    const inside = (ms: number) => ms >= range[0] && ms <= range[1];
+    const kept = [...live.values()].filter((v) => inside(v.ms));
+    const part = unfreedIn(profile, nm, range);
+    expect(part.count).toBe(kept.length);
+    expect(part.bytes).toBe(kept.reduce((s, v) => s + v.size, 0));
+    const made = lines.filter((l) => l.f[0] === 'M' && inside(l.ms));
+    expect(part.allocations).toBe(made.length);
+    expect(part.allocatedBytes).toBe(made.reduce((s, l) => s + Number(l.f[3]), 0));
+    expect(part.weights.reduce((s, w) => s + w, 0)).toBe(part.bytes);
+    // Neither everything nor nothing: the range says something of its own.
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(nm.unfreedCount);
+    expect(unfreedByStack(profile, part).reduce((s, x) => s + x.count, 0)).toBeLessThanOrEqual(part.count);
+    expect(unfreedIn(profile, nm, null).count).toBe(nm.unfreedCount);
   });
 
   it('ends the outstanding line at what was never freed, never below zero', () => {
