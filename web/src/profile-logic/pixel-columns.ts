@@ -70,3 +70,35 @@ export function histogramOf(profile: Profile, cums: readonly Cumulative[], from:
   for (let i = 0; i < buckets; i++) other[i] = cols.total[i] - cols.match[i];
   return { from, to, matching: cols.match, other };
 }
+
+/**
+ * Per column of [from, to) split into `n` equal columns, the share of the column's time that the
+ * union of the intervals of `list` (sorted by start) covers, 0 to 1: where intervals overlap,
+ * their time counts once. A band drawn with this as its opacity shows how much of each column
+ * was spent in them, so a thousand 1 ms pauses over a minute do not paint the whole minute.
+ */
+export function coveredPerColumn(start: ArrayLike<number>, duration: ArrayLike<number>, list: Int32Array, from: number, to: number, n: number): Float64Array {
+  const out = new Float64Array(Math.max(0, n));
+  if (n <= 0 || !(to > from)) return out;
+  const w = (to - from) / n;
+  let reach = from;
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k];
+    const s = start[i];
+    if (s >= to) break;
+    // The part of this interval the union has not counted yet, clipped to the window.
+    const a = Math.max(s, reach);
+    const b = Math.min(s + duration[i], to);
+    if (b <= a) continue;
+    reach = b;
+    let c = Math.min(n - 1, Math.floor((a - from) / w));
+    for (let x = a; x < b; c++) {
+      const edge = Math.min(b, from + (c + 1) * w);
+      out[c] += edge - x;
+      x = edge;
+      if (c === n - 1) break;
+    }
+  }
+  for (let c = 0; c < n; c++) out[c] = Math.min(1, out[c] / w);
+  return out;
+}

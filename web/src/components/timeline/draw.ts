@@ -10,7 +10,7 @@ import { firstReaching, seekAtOrAfter, type Intervals } from '../../profile-logi
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
 import { elideMiddle, visibleName } from '../../profile-logic/names';
-import { addToPixels, clearPixelCounts, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
+import { addToPixels, clearPixelCounts, coveredPerColumn, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
 import type { Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
 import type { Palette } from '../colors';
@@ -198,6 +198,14 @@ export interface LanesInput extends Frame {
   threadless?: number;
 }
 
+/** The GC band's opacity (of its colour's own) in a column barely touched by a GC. */
+const GC_FLOOR = 0.15;
+
+/** A column's GC band opacity from the share of it in GC, in 32 steps (runs of one step are one rect). */
+function gcLevel(share: number): number {
+  return share > 0 ? Math.round((GC_FLOOR + (1 - GC_FLOOR) * share) * 32) / 32 : 0;
+}
+
 /** The visible lanes; `pool` holds per-lane pixel counts reused across frames. */
 export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: PixelCounts[]): void {
   const P = f.theme;
@@ -227,13 +235,21 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
       g.fillStyle = li % 2 ? P.laneAlt : P.lane;
       g.fillRect(L, y, plotW, LANE_H);
     }
-    // GC band under the ticks.
+    // GC band under the ticks, as opaque as the share of each column spent in GC (a column
+    // with any GC keeps a faint floor): a thousand short pauses do not paint every column.
     g.fillStyle = P.gcBand;
-    for (const i of gcEvents) {
-      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
-      const x0 = Math.max(L, xOf(e.start[i]));
-      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), h);
+    const share = coveredPerColumn(e.start, e.duration, gcEvents, vp[0], vp[1], Math.round(plotW));
+    for (let x = 0; x < share.length; ) {
+      const level = gcLevel(share[x]);
+      let end = x + 1;
+      while (end < share.length && gcLevel(share[end]) === level) end++;
+      if (level > 0) {
+        g.globalAlpha = level;
+        g.fillRect(L + x, 0, end - x, h);
+      }
+      x = end;
     }
+    g.globalAlpha = 1;
     // Density ticks: one path per colour for all lanes.
     const other = new Path2D();
     const strong = new Path2D();
