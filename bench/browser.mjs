@@ -17,7 +17,8 @@
 //   type the view does not show stays deferred: EVENT=jdk.ExecutionSample on large.jfr leaves
 //   its 16.7 M jdk.FileRead to a pick); PICK=type names the deferred type picked (default: the
 //   one with most events), PICK_TIMEOUT=s how long its decoding is waited for (default 600).
-//   CPU_PROFILE=dir writes a Chromium CPU profile of the wheel steps (dir/zoom-<type>.cpuprofile;
+//   CPU_PROFILE=dir writes a Chromium CPU profile of the wheel steps (dir/zoom-<type>.cpuprofile)
+//   and of the pick (dir/pick-<type>.cpuprofile;
 //   `node bench/cpuprofile.mjs FILE` lists where the time went; build with `npx vite build
 //   --minify false` first to read the page's own function names).
 import { spawn } from 'node:child_process';
@@ -355,6 +356,13 @@ try {
     const name = process.env.PICK && deferred.includes(process.env.PICK) ? process.env.PICK : deferred[0];
     peakRss = browserPid ? chromiumRss(browserPid) : 0;
     const before = peakRss;
+    // CPU_PROFILE=dir: a CPU profile of the page's main thread over the pick (dir/pick-<type>.cpuprofile).
+    const pickCdp = process.env.CPU_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (pickCdp) {
+      await pickCdp.send('Profiler.enable');
+      await pickCdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await pickCdp.send('Profiler.start');
+    }
     const t2 = performance.now();
     await page.getByLabel('Event', { exact: true }).selectOption(name);
     await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
@@ -367,6 +375,14 @@ try {
       .then(() => true)
       .catch(() => false);
     const secs = (performance.now() - t2) / 1000;
+    if (pickCdp) {
+      const { profile } = await pickCdp.send('Profiler.stop');
+      mkdirSync(process.env.CPU_PROFILE, { recursive: true });
+      const out = join(process.env.CPU_PROFILE, `pick-${name}.cpuprofile`);
+      writeFileSync(out, JSON.stringify(profile));
+      console.log(`  CPU profile of the pick: ${out}`);
+      await pickCdp.detach();
+    }
     if (!done) {
       console.log(`  picked ${name} (deferred) → still decoding after ${limit} s: ${await page.getByRole('status').textContent()}`);
       goal(`picking a deferred type (${name})`, `> ${limit} s (not shown)`, '< 1.5 s', false);

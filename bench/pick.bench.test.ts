@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { sessionInNode } from '../web/src/engine/node';
+import { callNodes } from '../web/src/profile-logic/callnodes';
 import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
 import { filterLists, flagsOf } from '../web/src/profile-logic/filters';
@@ -63,6 +64,7 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   step('gcEvents', () => gcEvents(p, index));
   step('buildLanes', () => buildLanes(p, index, counts, { group: true, sort: 'samples', hidden: new Set(), threads: pass.filtered.threads }));
   step('weightsInRange', () => weightsInRange(p, cums, null, weightMode));
+  step(`callNodes (${p.stacks.length.toLocaleString('en-US')} stack rows)`, () => callNodes(p));
   const derivedMs = performance.now() - t1;
   console.log(
     [

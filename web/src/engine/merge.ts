@@ -11,7 +11,7 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
-import { PrefixTree, TupleIds } from './ids';
+import { PrefixTree, TupleIds } from '../columns/ids';
 import type { Description, PartColumns, TypeRow } from './parts';
 import { mergeShapes } from './shape';
 

@@ -15,6 +15,7 @@
  * Nothing per keystroke reads every row of the stack table, which a recording of deep, varied
  * stacks fills with tens of millions.
  */
+import { PrefixTree } from '../columns/ids';
 import type { Profile } from '../columns/profile';
 
 export interface CallNodeTable {
@@ -51,45 +52,30 @@ export function callNodes(profile: Profile): CallNodeTable {
   return t;
 }
 
-/** Merge stack rows by (caller's node, frame name) with an open-addressing hash over typed arrays. */
+/**
+ * Merge stack rows by (caller's node, frame name) in a PrefixTree: a node's children are found
+ * through its own list of them (a hash only past a few), and a row's prefix is most often the row
+ * just before it, so each step stays in nearby memory (a hash of every node made each step a
+ * cache miss: seconds on millions of rows).
+ */
 export function buildCallNodes(profile: Profile): CallNodeTable {
   const { frame, prefix: sPrefix, length: rows } = profile.stacks;
   const fname = profile.frames.name;
   const fkind = profile.frames.kind;
   const ofStack = new Int32Array(rows);
-  const prefix = new Int32Array(rows);
-  const name = new Int32Array(rows);
+  const tree = new PrefixTree(rows);
   const kind = new Uint8Array(rows);
   const depth = new Int32Array(rows);
   let maxDepth = 0;
-  let size = 1024;
-  while (size < rows * 2) size *= 2;
-  const mask = size - 1;
-  // Slot → node + 1 (0 empty).
-  const slots = new Int32Array(size);
-  let n = 0;
   for (let s = 0; s < rows; s++) {
     const p = sPrefix[s];
     // A prefix that is not an earlier row (never written by the parser) is taken as a root.
     const parent = p >= 0 && p < s ? ofStack[p] : -1;
     const f = frame[s];
     const nm = f >= 0 && f < fname.length ? fname[f] : 0;
-    let h = (Math.imul(parent + 1, 0x9e3779b1) ^ Math.imul(nm, 0x85ebca77)) & mask;
-    let node = -1;
-    for (;;) {
-      const at = slots[h];
-      if (at === 0) break;
-      if (prefix[at - 1] === parent && name[at - 1] === nm) {
-        node = at - 1;
-        break;
-      }
-      h = (h + 1) & mask;
-    }
-    if (node < 0) {
-      node = n++;
-      slots[h] = node + 1;
-      prefix[node] = parent;
-      name[node] = nm;
+    const n = tree.size;
+    const node = tree.id(parent, nm);
+    if (node === n) {
       kind[node] = f >= 0 && f < fkind.length ? fkind[f] : 0;
       const d = parent >= 0 ? depth[parent] + 1 : 0;
       depth[node] = d;
@@ -97,11 +83,14 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
     }
     ofStack[s] = node;
   }
+  const n = tree.size;
+  const prefix = tree.prefixColumn();
+  const name = tree.frameColumn();
   return {
-    prefix: prefix.slice(0, n),
-    name: name.slice(0, n),
+    prefix,
+    name,
     kind: kind.slice(0, n),
-    outermost: outermostOf(prefix, name, n, profile.strings.length),
+    outermost: outermostOf(tree, prefix, name, profile.strings.length),
     depth: depth.slice(0, n),
     maxDepth,
     ofStack,
@@ -112,33 +101,31 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   };
 }
 
-/** Per node, whether its name is absent from its callers: a depth-first walk counting names on the path. */
-function outermostOf(prefix: Int32Array, name: Int32Array, n: number, names: number): Uint8Array {
-  const out = new Uint8Array(n);
-  // Children in CSR form (first child offsets), then an explicit stack.
-  const count = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) if (prefix[k] >= 0) count[prefix[k] + 1]++;
-  for (let k = 0; k < n; k++) count[k + 1] += count[k];
-  const kids = new Int32Array(n);
-  const fill = count.slice(0, n);
-  for (let k = 0; k < n; k++) if (prefix[k] >= 0) kids[fill[prefix[k]]++] = k;
+/**
+ * Per node, whether its name is absent from its callers: a depth-first walk along the tree's
+ * lists of children, counting the names on the path (no stack: leaving a node goes to its next
+ * sibling, or up to its caller's).
+ */
+function outermostOf(tree: PrefixTree, prefix: Int32Array, name: Int32Array, names: number): Uint8Array {
+  const { first, next, root } = tree.children();
+  const out = new Uint8Array(tree.size);
   const onPath = new Int32Array(Math.max(names, 1));
-  // Stack entries: node (entered), or ~node (left).
-  const todo = new Int32Array(2 * n + 1);
-  let top = 0;
-  for (let r = 0; r < n; r++) {
-    if (prefix[r] >= 0) continue;
-    todo[top++] = r;
-    while (top > 0) {
-      const x = todo[--top];
-      if (x < 0) {
-        onPath[name[~x]]--;
-        continue;
+  let x = root;
+  while (x >= 0) {
+    out[x] = onPath[name[x]] === 0 ? 1 : 0;
+    onPath[name[x]]++;
+    if (first[x] >= 0) {
+      x = first[x];
+      continue;
+    }
+    for (;;) {
+      onPath[name[x]]--;
+      if (next[x] >= 0) {
+        x = next[x];
+        break;
       }
-      out[x] = onPath[name[x]] === 0 ? 1 : 0;
-      onPath[name[x]]++;
-      todo[top++] = ~x;
-      for (let c = count[x]; c < count[x + 1]; c++) todo[top++] = kids[c];
+      x = prefix[x];
+      if (x < 0) break;
     }
   }
   return out;

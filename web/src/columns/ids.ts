@@ -1,7 +1,7 @@
 /**
  * Ids for tuples of small integers, numbered 0, 1, 2… in the order they are first seen: the
  * merge's dictionary of stacks ((prefix, frame) → stack row) and of frames (name, class, line,
- * bytecode index, kind → frame row).
+ * bytecode index, kind → frame row), and the call-node table's ((caller's node, name) → node).
  *
  *   slots (open addressing, linear probing, power-of-two size, at most half full)
  *     slot ─ id + 1 (0: empty) ─ keys[id * width …] compared with the tuple
@@ -187,5 +187,14 @@ export class PrefixTree {
   /** Each row's prefix (-1 at the root). */
   prefixColumn(): Int32Array {
     return this.prefixes.slice(0, this.size);
+  }
+
+  /**
+   * The rows' lists of children, latest first (views, not copies, valid until the next `id`):
+   * `first[row]` its first child, `next[row]` the next of its siblings, -1 at a list's end;
+   * `root` the first row at the root (the others follow through `next`).
+   */
+  children(): { first: Int32Array; next: Int32Array; root: number } {
+    return { first: this.first.subarray(0, this.size), next: this.next.subarray(0, this.size), root: this.rootFirst };
   }
 }
