@@ -21,7 +21,6 @@ import { useDropTarget } from './useDropTarget';
 import { otherNeeded, useOtherRecording } from './useOtherRecording';
 import { useRecording } from './useRecording';
 import { useUrlSync } from './useUrlSync';
-import { useWindowedTypes } from './useWindowedTypes';
 import { DayHeatmap } from '../components/DayHeatmap';
 import { Workspace } from './Workspace';
 import { FilePicker } from '../components/FilePicker';
@@ -30,14 +29,14 @@ export function App() {
   const initial = useMemo(() => stateFromUrl(window.location.search), []);
   const [state, dispatch] = useReducer(reducer, initial.state);
   const [selectedEvent, setSelectedEvent] = useState<number | null>(null);
-  const { overview, setLoaded, setProgress, setError, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld } = useRecording(
+  const { overview, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld } = useRecording(
     initial.extras,
     [...initial.notices, ...otherNeeded(initial.extras)],
     state.eventType,
+    state.viewport,
     () => setSelectedEvent(null),
   );
   const dragOver = useDropTarget(openFiles, fail);
-  useWindowedTypes(loaded, setLoaded, state.viewport, setProgress, setError);
   // The other recording a comparison is made against, beside this one (the Compare view opens it).
   const addNotice = useCallback((n: string) => setNotices((ns) => [...ns, n]), [setNotices]);
   const { other, openOther, clearOther } = useOtherRecording(initial.extras, state.eventType, addNotice);

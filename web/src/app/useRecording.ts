@@ -14,6 +14,7 @@ import { firstView } from '../profile-logic/kinds';
 import { damageReport } from '../profile-logic/damage';
 import { fingerprint } from './fingerprint';
 import { useDeferredTypes } from './useDeferredTypes';
+import { useWindowedTypes } from './useWindowedTypes';
 import { recordingSource } from './url';
 
 export interface Loaded {
@@ -92,7 +93,7 @@ export interface Held {
  * `eventType`: the type the view shows (decoded in the first round whatever its size, and
  * decoded at once if deferred). `onOpen` runs whenever another recording starts to open.
  */
-export function useRecording(link: LinkSource, initialNotices: string[], eventType: string, onOpen: () => void) {
+export function useRecording(link: LinkSource, initialNotices: string[], eventType: string, viewport: [number, number] | null, onOpen: () => void) {
   const onOpenRef = useRef(onOpen);
   onOpenRef.current = onOpen;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
@@ -232,6 +233,8 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     setProgress,
     (types, why) => setError(`Could not decode ${types.join(', ')}: ${why}`),
   );
+  // A type too large for the page follows the timeline's view, a window of chunks at a time.
+  useWindowedTypes(loaded, setLoaded, viewport, setProgress, setError);
 
   const dismissRemote = useCallback(() => setRemote(null), []);
 
@@ -250,5 +253,5 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     }
   }, []);
 
-  return { overview, setLoaded, setProgress, setError, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
+  return { overview, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
 }
