@@ -9,16 +9,9 @@ import { buildProfile, type Ev } from './build';
 import { weightPerStack } from './reference';
 import type { WeightMode } from '../kinds';
 import type { Profile } from '../../columns/profile';
+import { rng } from './rng';
 
 /** A small deterministic generator (mulberry32). */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STACKS_A = ['main;run;Search.parse', 'main;run;Search.parse;Buf.skip', 'main;run;Index.merge', 'main;run;run;Search.parse', 'main;Log.write'];
 // B: an extra method, another order (so other string indexes and stack numbers), one of A's gone.

@@ -20,6 +20,7 @@ import {
 import { topMethods } from '../methods';
 import { buildProfile, type Ev } from './build';
 import { weightPerStack } from './reference';
+import { rng } from './rng';
 
 /** The exact p-values of cli/tests/pvalues.py, which cli/src/diff.rs is tested against too. */
 const table = readFileSync(fileURLToPath(new URL('../../../../cli/tests/pvalues.tsv', import.meta.url)), 'utf8')
@@ -41,14 +42,6 @@ function relClose(got: number, want: number, rel: number) {
 }
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the confidence measure', () => {
   it('ln Γ matches known values', () => {

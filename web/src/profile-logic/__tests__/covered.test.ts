@@ -5,14 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { coveredPerColumn } from '../pixel-columns';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { rng } from './rng';
 
 /** Per column, the share of evenly spaced points (at their centres) inside some interval. */
 function sampled(start: number[], duration: number[], from: number, to: number, n: number, points: number): number[] {

@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../columns/profile';
 import type { Cumulative } from '../running-counts';
 import { stepEvent } from '../stepping';
+import { rng } from './rng';
 
 /** A seeded generator, so a failure repeats. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 /** Random events on a few threads' lists, many at the same time, some matching. */
 function world(seed: number) {
