@@ -17,8 +17,9 @@
 //   type the view does not show stays deferred: EVENT=jdk.ExecutionSample on large.jfr leaves
 //   its 16.7 M jdk.FileRead to a pick); PICK=type names the deferred type picked (default: the
 //   one with most events), PICK_TIMEOUT=s how long its decoding is waited for (default 600).
-//   CPU_PROFILE=dir writes a Chromium CPU profile of the wheel steps (dir/zoom-<type>.cpuprofile)
-//   and of the pick (dir/pick-<type>.cpuprofile;
+//   CPU_PROFILE=dir writes Chromium CPU profiles of the keystrokes, the wheel steps and the pick
+//   (dir/keys-<type>.cpuprofile, dir/zoom-<type>.cpuprofile, dir/pick-<type>.cpuprofile;
+//   TRACE=dir a Chromium trace of the keystrokes (dir/keys.trace.json: style, layout, paint);
 //   `node bench/cpuprofile.mjs FILE` lists where the time went; build with `npx vite build
 //   --minify false` first to read the page's own function names).
 import { spawn } from 'node:child_process';
@@ -175,8 +176,26 @@ async function measureView(page, status) {
       }
       return [...names.entries()].sort((a, b) => b[1] - a[1]).map(([n]) => n);
     }));
+  const drawn = await page.evaluate(() => ({
+    frames: document.querySelectorAll('[data-testid="flamegraph"] g.frame').length,
+    elements: document.querySelectorAll('[data-testid="flamegraph"] *').length,
+    all: document.querySelectorAll('*').length,
+  }));
+  console.log(`  flame graph: ${drawn.frames} frames drawn, ${drawn.elements} elements (${drawn.all} in the page)`);
   const [w1 = 'a', w2 = 'e'] = words.length > 1 && words[0] === words[1] ? [words[0], words[2]] : words;
   const texts = [w1[0], w1.slice(0, 2), w1, `${w1}|${w2}`, '', w2, ''];
+  // CPU_PROFILE=dir: a Chromium CPU profile of the keystrokes too (dir/keys-<type>.cpuprofile).
+  const keyCdp = process.env.CPU_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (keyCdp) {
+    await keyCdp.send('Profiler.enable');
+    await keyCdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await keyCdp.send('Profiler.start');
+  }
+  // TRACE=dir: a Chromium trace of the keystrokes (style, layout, paint beside the scripts).
+  if (process.env.TRACE) {
+    mkdirSync(process.env.TRACE, { recursive: true });
+    await browser.startTracing(page, { path: join(process.env.TRACE, 'keys.trace.json'), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+  }
   const keystroke = await page.evaluate(async (texts) => {
     const input = document.querySelector('input[aria-label="Stack filter"]');
     const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
@@ -195,6 +214,16 @@ async function measureView(page, status) {
     }
     return out;
   }, texts);
+  if (process.env.TRACE) await browser.stopTracing();
+  if (keyCdp) {
+    const { profile } = await keyCdp.send('Profiler.stop');
+    const type = await page.getByLabel('Event', { exact: true }).evaluate((s) => s.value);
+    mkdirSync(process.env.CPU_PROFILE, { recursive: true });
+    const out = join(process.env.CPU_PROFILE, `keys-${type}.cpuprofile`);
+    writeFileSync(out, JSON.stringify(profile));
+    console.log(`  CPU profile of the keystrokes: ${out}`);
+    await keyCdp.detach();
+  }
   const sorted = [...keystroke].sort((a, b) => a - b);
   const n = /of ([\d,]+)/.exec(status ?? '')?.[1] ?? '?';
   const keyMedian = sorted[Math.floor(sorted.length / 2)];

@@ -125,20 +125,20 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     [mode, tree],
   );
 
+  // The tree the live chart shows (its tooltips and colours read it here, so a new tree of the
+  // same kind updates the chart in place: no new chart, no new SVG elements).
+  const treeRef = useRef(tree);
+  const scaleRef = useRef(1);
+  const shown = tree.value > 0;
   useEffect(() => {
     const div = el.current;
     if (!div) return;
     div.replaceChildren();
-    focused.current = null;
-    cameFrom.current = new WeakMap();
-    setFocusText('');
-    setMenu(null);
-    if (tree.value <= 0) return;
-    const total = tree.value;
-    const scale = diff ? maxDelta(tree as DiffNode, level) || 1 : 1;
+    if (!shown) return;
     const tip = tooltip.defaultFlamegraphTooltip().text((d) => {
       const n = d.data as DiffNode;
       const c = n.change;
+      const total = treeRef.current.value;
       if (d.depth === 0) return `${formatWeight(n.value, mode)} in ${whole}`;
       return [
         visibleName(n.name),
@@ -167,7 +167,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
         if (diff) {
           const c = (d.data as DiffNode).change;
           const dir = c ? direction(c, level) : 0;
-          return dir === 0 ? diffColor(0) : diffColor((dir * Math.max(0.02, Math.abs(c!.delta))) / scale);
+          return dir === 0 ? diffColor(0) : diffColor((dir * Math.max(0.02, Math.abs(c!.delta))) / scaleRef.current);
         }
         return FRAME_COLOR[d.data.kind] ?? original;
       })
@@ -177,19 +177,36 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
         focused.current = d as Node;
         if (d.depth > 0) onSelectRef.current?.(d.data.name);
       });
-    select(div).datum(tree).call(c);
     chart.current = c;
-    if (searchRef.current) c.search(searchRef.current);
-    applied.current = searchRef.current;
-    // The root sits at the bottom of a normal flame graph: start there.
-    const pane = div.closest('.flame-pane, .view-body');
-    if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
     return () => {
       chart.current = null;
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
     };
-  }, [tree, mode, inverted, diff, level, whole]);
+  }, [shown, mode, inverted, diff, level, whole]);
+
+  // Each tree: drawn by the live chart (the first time, or in place of the last one, its frames'
+  // elements reused), unzoomed, with the search applied.
+  useEffect(() => {
+    const div = el.current;
+    const c = chart.current;
+    focused.current = null;
+    cameFrom.current = new WeakMap();
+    setFocusText('');
+    setMenu(null);
+    treeRef.current = tree;
+    if (!div || !c || tree.value <= 0) return;
+    scaleRef.current = diff ? maxDelta(tree as DiffNode, level) || 1 : 1;
+    // The height follows the new tree's depth.
+    c.height(0);
+    if (div.querySelector('svg')) c.update(tree);
+    else select(div).datum(tree).call(c);
+    if (searchRef.current) c.search(searchRef.current);
+    applied.current = searchRef.current;
+    // The root sits at the bottom of a normal flame graph: start there.
+    const pane = div.closest('.flame-pane, .view-body');
+    if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
+  }, [tree, shown, mode, inverted, diff, level, whole]);
 
   // Each search (or its clearing) lays the chart out again: only when the text differs from
   // what the chart shows, not again after every new tree (a filter keystroke).

@@ -275,3 +275,169 @@ function weighAll(t: CallNodeTable, weights: Float64Array, slots: Int32Array): N
   }
   return { node: t.identity, up: prefix, self, total, order: t.backwards, sum };
 }
+
+/**
+ * The call nodes a set of stack rows reaches (an event type's), with every chain of nodes that
+ * have one callee reached and no row of their own merged into the chain's deepest node:
+ *
+ *   call nodes reached                  entries (each the deepest node of its chain)
+ *     a ─ b ─ c ─ d (a row's)             c: chain a b c (c has two callees reached)
+ *             └ e ─ f (a row's)           d: chain d;  f: chain e f
+ *
+ * A chain's nodes all weigh what its deepest node weighs (nothing ends in them), so weights per
+ * entry give every reached node's: a keystroke sums a type's weights over at most twice as many
+ * entries as the type has distinct stacks, however deep and unshared the stacks (a recording of
+ * deep, varied allocation stacks reaches millions of nodes from a few hundred thousand stacks).
+ */
+export interface ReducedNodes {
+  /** Per entry, its (deepest) call node; ascending, so callers come first. */
+  node: Int32Array;
+  /** Per entry, the entry of its chain's caller, -1 at a root. */
+  up: Int32Array;
+  /** Per entry, how many call nodes its chain holds (1 at least). */
+  len: Int32Array;
+  /** Open-addressing map from call node to entry + 1 (0 empty), for the entries' nodes. */
+  slots: Int32Array;
+  length: number;
+}
+
+const ROW = 1 << 30;
+
+/** The reduced nodes of the stack rows of `events` (indexes into the profile's events). */
+export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes {
+  const t = callNodes(profile);
+  const { ofStack, prefix, depth } = t;
+  const rows = ofStack.length;
+  const stack = profile.events.stack;
+  const mark = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
+  // Per reached node: ROW when a row's node, plus its reached callees counted.
+  for (let k = 0; k < events.length; k++) {
+    const s = stack[events[k]];
+    if (s < 0 || s >= rows) continue;
+    let q = ofStack[s];
+    if (mark[q] !== -1) {
+      mark[q] |= ROW;
+      continue;
+    }
+    mark[q] = ROW;
+    for (;;) {
+      const p = prefix[q];
+      if (p < 0) break;
+      if (mark[p] !== -1) {
+        mark[p]++;
+        break;
+      }
+      mark[p] = 1;
+      q = p;
+    }
+  }
+  // Entries: rows' nodes and nodes with callees on two paths; marks reset on the way.
+  let list = new Int32Array(1024);
+  let n = 0;
+  for (let k = 0; k < events.length; k++) {
+    const s = stack[events[k]];
+    if (s < 0 || s >= rows) continue;
+    for (let q = ofStack[s]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
+      const m = mark[q];
+      mark[q] = -1;
+      if (m & ROW || (m & (ROW - 1)) >= 2) {
+        if (n === list.length) {
+          const more = new Int32Array(n * 2);
+          more.set(list);
+          list = more;
+        }
+        list[n++] = q;
+      }
+    }
+  }
+  const node = list.slice(0, n).sort();
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  for (let e = 0; e < n; e++) {
+    const g = node[e];
+    let h = Math.imul(g, 0x9e3779b1) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = e + 1;
+    mark[g] = e;
+  }
+  const up = new Int32Array(n);
+  const len = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    let q = prefix[node[e]];
+    while (q >= 0 && mark[q] < 0) q = prefix[q];
+    up[e] = q >= 0 ? mark[q] : -1;
+    len[e] = depth[node[e]] - (q >= 0 ? depth[q] : -1);
+  }
+  for (let e = 0; e < n; e++) mark[node[e]] = -1;
+  return { node, up, len, slots, length: n };
+}
+
+/** The entry of call node `g`, -1 when it is none. */
+export function entryOf(r: ReducedNodes, g: number): number {
+  const mask = r.slots.length - 1;
+  for (let h = Math.imul(g, 0x9e3779b1) & mask; ; h = (h + 1) & mask) {
+    const at = r.slots[h];
+    if (at === 0) return -1;
+    if (r.node[at - 1] === g) return at - 1;
+  }
+}
+
+const reducedOf = new WeakMap<Float64Array, ReducedNodes>();
+
+/**
+ * Record that the weighted stack rows of `weights` (calltree.ts weightSlots) are among those
+ * `r` was made of, so call trees and totals sum them over its entries; rows outside it are found
+ * when summed, and the weights are then summed as if nothing were recorded.
+ */
+export function withReduced(weights: Float64Array, r: ReducedNodes): Float64Array {
+  reducedOf.set(weights, r);
+  return weights;
+}
+
+/** Weights per entry of the reduced nodes: self and total, `sum` the roots' total. */
+export interface ReducedWeights {
+  r: ReducedNodes;
+  self: Float64Array;
+  total: Float64Array;
+  sum: number;
+}
+
+const reducedWeighed = new WeakMap<Float64Array, ReducedWeights | null>();
+
+/** Weights per entry of the reduced nodes recorded with `weights` (withReduced); null without any, or for a row outside them. */
+export function reducedWeights(t: CallNodeTable, weights: Float64Array): ReducedWeights | null {
+  let w = reducedWeighed.get(weights);
+  if (w === undefined) {
+    const r = reducedOf.get(weights);
+    w = r ? weighReduced(t, r, weights) : null;
+    reducedWeighed.set(weights, w);
+  }
+  return w;
+}
+
+function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array): ReducedWeights | null {
+  const { ofStack } = t;
+  const rows = ofStack.length;
+  const slots = weightedRows(weights, rows);
+  const self = new Float64Array(r.length);
+  for (let k = 0; k < slots.length; k++) {
+    const s = slots[k];
+    if (s < 0 || s >= rows) continue;
+    const x = weights[s];
+    if (!(x > 0)) continue;
+    const e = entryOf(r, ofStack[s]);
+    if (e < 0) return null;
+    self[e] += x;
+  }
+  const total = self.slice();
+  const up = r.up;
+  let sum = 0;
+  for (let e = r.length - 1; e >= 0; e--) {
+    const u = up[e];
+    if (u >= 0) total[u] += total[e];
+    else sum += total[e];
+  }
+  return { r, self, total, sum };
+}

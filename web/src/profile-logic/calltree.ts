@@ -7,7 +7,7 @@
  * leaves (each function, then who called it).
  */
 import { STACK_LOST, type FrameKind, type Profile } from '../columns/profile';
-import { callNodes, nodeWeights } from './callnodes';
+import { callNodes, nodeWeights, reducedWeights, type CallNodeTable, type NodeWeights, type ReducedWeights } from './callnodes';
 
 export interface CallNode {
   name: string;
@@ -75,8 +75,9 @@ function addNoStack(root: Builder, weights: Float64Array, length: number): void 
  * How large a tree may grow before slivers are hidden: past `maxNodes` nodes, those under
  * `share` of the root's weight are left out (their weight stays in their parent's total), as
  * `prune` would, without making them first; and if more than `maxNodes` still remain (deep,
- * varied stacks), the lightest go too, so that about `maxNodes` are left (a node is never
- * lighter than its callees, so the heaviest nodes form a tree).
+ * varied stacks), the lightest go too, so that at most `maxNodes` are left (a node is never
+ * lighter than its callees, so the heaviest nodes form a tree; nodes of equal weight at the cut
+ * go or stay together).
  */
 export interface Light {
   maxNodes: number;
@@ -96,56 +97,113 @@ function lostWeight(weights: Float64Array, rows: number): number {
 /**
  * The call tree of `weights` (per stack row, then "no stack" and "stack lost": see weightSlots),
  * from the profile's call-node table (callnodes.ts): typed-array passes over the stack rows and
- * the nodes, then one object per node shown.
+ * the nodes, then one object per node shown. Weights recorded with their type's reduced nodes
+ * (callnodes.ts withReduced) are summed over those, and a chain's nodes made from its entry.
  */
 export function callTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
   const t = callNodes(profile);
-  const { node, up, self, total, order, sum } = nodeWeights(t, weights);
   const rows = profile.stacks.length;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
-  root.node.value = sum + lostWeight(weights, rows);
-  let min = Number.MIN_VALUE;
-  if (light) {
-    let count = 1;
-    for (let c = 0; c < total.length; c++) if (total[c] > 0) count++;
-    for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) count++;
-    if (count > light.maxNodes) {
-      min = Math.max(min, root.node.value * light.share);
-      let kept = 0;
-      for (let c = 0; c < total.length; c++) if (total[c] >= min) kept++;
-      if (kept > light.maxNodes) {
-        const heavy = new Float64Array(kept);
-        kept = 0;
-        for (let c = 0; c < total.length; c++) if (total[c] >= min) heavy[kept++] = total[c];
-        min = Math.max(min, kthLargest(heavy, light.maxNodes));
-      }
-    }
-  }
-  const { name, kind } = t;
-  // Per entry, its object's index in `made` (-1: left out); a typed array, as a JS array this
-  // long would fall back to a dictionary.
+  const reduced = reducedWeights(t, weights);
+  const whole = nodeWeightsOr(t, weights, reduced);
+  const total = reduced ? reduced.total : whole!.total;
+  const len = reduced ? reduced.r.len : null;
+  root.node.value = (reduced ? reduced.sum : whole!.sum) + lostWeight(weights, rows);
+  const lost = ((weights[rows] ?? 0) > 0 ? 1 : 0) + ((weights[rows + 1] ?? 0) > 0 ? 1 : 0);
+  const { min, above } = light ? lightCut(total, len, root.node.value, lost, light) : { min: Number.MIN_VALUE, above: false };
+  const { name, kind, prefix } = t;
+  // A node's total is at least each callee's: a dropped node drops its subtree.
+  const kept = (v: number) => v >= min && !(above && v === min);
+  // Per entry, its (deepest) object's index in `made` (-1: left out); a typed array, as a JS
+  // array this long would fall back to a dictionary.
   const at = new Int32Array(total.length).fill(-1);
   const made: CallNode[] = [];
-  // Callers before callees: the order deepest first, backwards.
-  for (let k = order.length - 1; k >= 0; k--) {
-    const c = order[k];
-    const v = total[c];
-    // A node's total is at least each callee's: a dropped node drops its subtree.
-    if (!(v >= min)) continue;
-    const u = up[c];
-    const parent = u < 0 ? root.node : at[u] >= 0 ? made[at[u]] : null;
-    if (!parent) continue;
-    const g = node[c];
-    const n: CallNode = { name: profile.strings[name[g]], value: v, self: self[c], kind: kind[g] as FrameKind, children: [] };
+  const make = (g: number, v: number, self: number, parent: CallNode): CallNode => {
+    const n: CallNode = { name: profile.strings[name[g]], value: v, self, kind: kind[g] as FrameKind, children: [] };
     parent.children.push(n);
-    at[c] = made.length;
-    made.push(n);
+    return n;
+  };
+  if (reduced) {
+    const { node, up } = reduced.r;
+    const chain = new Int32Array(t.maxDepth + 2);
+    // Entries ascend by node: callers first.
+    for (let e = 0; e < node.length; e++) {
+      const v = total[e];
+      if (!kept(v)) continue;
+      const u = up[e];
+      let parent = u < 0 ? root.node : at[u] >= 0 ? made[at[u]] : null;
+      if (!parent) continue;
+      // The chain's nodes, its caller's side first; only the deepest holds self weight.
+      let g = node[e];
+      for (let i = 0; i < len![e]; i++, g = prefix[g]) chain[i] = g;
+      for (let i = len![e] - 1; i >= 0; i--) parent = make(chain[i], v, i === 0 ? reduced.self[e] : 0, parent);
+      at[e] = made.length;
+      made.push(parent);
+    }
+  } else {
+    const { node, up, self, order } = whole!;
+    // Callers before callees: the order deepest first, backwards.
+    for (let k = order.length - 1; k >= 0; k--) {
+      const c = order[k];
+      const v = total[c];
+      if (!kept(v)) continue;
+      const u = up[c];
+      const parent = u < 0 ? root.node : at[u] >= 0 ? made[at[u]] : null;
+      if (!parent) continue;
+      at[c] = made.length;
+      made.push(make(node[c], v, self[c], parent));
+    }
   }
   const value = root.node.value;
   addNoStack(root, weights, rows);
   root.node.value = value;
-  if (min > Number.MIN_VALUE) root.node.children = root.node.children.filter((c) => c.value >= min);
+  if (min > Number.MIN_VALUE) root.node.children = root.node.children.filter((c) => kept(c.value));
   return root.node;
+}
+
+/** The node weights of `weights`, unless the reduced ones stand in for them. */
+function nodeWeightsOr(t: CallNodeTable, weights: Float64Array, reduced: ReducedWeights | null): NodeWeights | null {
+  return reduced ? null : nodeWeights(t, weights);
+}
+
+/**
+ * Which totals a light tree keeps (see Light): those at least `min`, and above it when `above`.
+ * `total` per entry, each standing for `len[e]` nodes (1 each without `len`); `lost` the "no
+ * stack" and "stack lost" nodes shown.
+ */
+function lightCut(total: Float64Array, len: Int32Array | null, rootValue: number, lost: number, light: Light): { min: number; above: boolean } {
+  let min = Number.MIN_VALUE;
+  let above = false;
+  let count = 1 + lost;
+  for (let c = 0; c < total.length; c++) if (total[c] > 0) count += len ? len[c] : 1;
+  if (count <= light.maxNodes) return { min, above };
+  min = Math.max(min, rootValue * light.share);
+  let kept = 0;
+  let heavy = 0;
+  for (let c = 0; c < total.length; c++) {
+    if (total[c] >= min) {
+      kept += len ? len[c] : 1;
+      heavy++;
+    }
+  }
+  if (kept <= light.maxNodes) return { min, above };
+  const values = new Float64Array(heavy);
+  const counts = new Int32Array(heavy);
+  heavy = 0;
+  for (let c = 0; c < total.length; c++) {
+    if (total[c] >= min) {
+      values[heavy] = total[c];
+      counts[heavy++] = len ? len[c] : 1;
+    }
+  }
+  const cut = len ? kthLargestCounted(values, counts, light.maxNodes) : kthLargest(values, light.maxNodes);
+  if (cut > min) min = cut;
+  // Ties at the cut (a short recording's many frames of one sample each) would keep them all,
+  // past maxNodes: the lightest weight goes as a whole.
+  let atLeast = 0;
+  for (let c = 0; c < total.length; c++) if (total[c] >= min) atLeast += len ? len[c] : 1;
+  if (atLeast > light.maxNodes) above = true;
+  return { min, above };
 }
 
 /**
@@ -171,6 +229,48 @@ export function invertedTree(profile: Profile, weights: Float64Array, rootName =
   }
   addNoStack(root, weights, profile.stacks.length);
   return light && countNodes(root.node) > light.maxNodes ? prune(root.node, root.node.value * light.share) : root.node;
+}
+
+/**
+ * The k-th largest of `xs` where each `xs[i]` occurs `counts[i]` times (1-based; reorders both):
+ * quickselect with a three-way partition.
+ */
+export function kthLargestCounted(xs: Float64Array, counts: Int32Array, k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  let want = Math.max(k, 1);
+  const swap = (i: number, j: number) => {
+    const x = xs[i];
+    xs[i] = xs[j];
+    xs[j] = x;
+    const c = counts[i];
+    counts[i] = counts[j];
+    counts[j] = c;
+  };
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >> 1];
+    // [lo, a) above the pivot, [a, b] equal, (b, hi] below.
+    let a = lo;
+    let i = lo;
+    let b = hi;
+    while (i <= b) {
+      if (xs[i] > pivot) swap(a++, i++);
+      else if (xs[i] < pivot) swap(i, b--);
+      else i++;
+    }
+    let over = 0;
+    for (let j = lo; j < a; j++) over += counts[j];
+    let equal = 0;
+    for (let j = a; j <= b; j++) equal += counts[j];
+    if (want <= over) hi = a - 1;
+    else if (want <= over + equal) return pivot;
+    else {
+      want -= over + equal;
+      if (b + 1 > hi) return xs[hi];
+      lo = b + 1;
+    }
+  }
+  return xs[Math.max(0, Math.min(lo, xs.length - 1))];
 }
 
 /** The k-th largest of `xs` (1-based; reorders it): quickselect. */
@@ -200,7 +300,8 @@ export function kthLargest(xs: Float64Array, k: number): number {
 
 /** The whole weight of `weights` (the stacks', "no stack" and "stack lost"), summed over the rows that hold it. */
 export function totalWeight(profile: Profile, weights: Float64Array): number {
-  return nodeWeights(callNodes(profile), weights).sum + lostWeight(weights, profile.stacks.length);
+  const t = callNodes(profile);
+  return (reducedWeights(t, weights)?.sum ?? nodeWeights(t, weights).sum) + lostWeight(weights, profile.stacks.length);
 }
 
 /** Drop subtrees lighter than `minValue` (their weight stays in the parent's total). */

@@ -7,6 +7,7 @@
  *     methods, compare
  */
 import { useCallback, useMemo } from 'react';
+import { reduceNodes, withReduced } from '../profile-logic/callnodes';
 import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalOf, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
@@ -72,11 +73,14 @@ export interface Derived {
   weights: Float64Array;
   totalWeight: number;
   tree: CallNode;
+  /** Self and total weight per method, heaviest first: only while the methods or sandwich view is open (else empty). */
   methods: MethodRow[];
   states: string[];
   /** The type's events name a subject (monitor, file, host, class): its filter and table apply. */
   hasSubjects: boolean;
 }
+
+const NO_METHODS: MethodRow[] = [];
 
 export function useDerived(profile: Profile, s: ViewState): Derived {
   const typeIndex = useMemo(() => {
@@ -213,13 +217,16 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return sum / Math.max(b - a, 1e-9);
   }, [tracks, filtered, s.range, profile]);
   // Weights of the events without the stack filters, once per change of the others or the range.
+  // The call nodes the type's stacks reach, chains merged: the call tree and its total are
+  // summed over these (callnodes.ts reduceNodes), not over every node of every type's stacks.
+  const reduced = useMemo(() => reduceNodes(profile, candidates), [profile, candidates]);
   const baseWeights = useMemo(
     () => (basePass ? weightsInRange(profile, reach ? basePass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : basePass.cums, s.range, weightMode) : null),
     [profile, basePass, reach, s.range, weightMode],
   );
   const weights = useMemo(
-    () => (baseWeights && pass.stack ? keptWeights(profile, baseWeights, pass.stack, pass.noStack) : weightsInRange(profile, cums.parts, s.range, weightMode)),
-    [profile, baseWeights, pass, cums, s.range, weightMode],
+    () => withReduced(baseWeights && pass.stack ? keptWeights(profile, baseWeights, pass.stack, pass.noStack) : weightsInRange(profile, cums.parts, s.range, weightMode), reduced),
+    [profile, baseWeights, pass, cums, s.range, weightMode, reduced],
   );
   const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
   const tree = useMemo(() => {
@@ -227,7 +234,9 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     // Keep the SVG light: slivers under 1/5000 of the total are left out when the tree is large.
     return s.inverted ? invertedTree(profile, weights, root, LIGHT) : callTree(profile, weights, root, LIGHT);
   }, [profile, weights, s.inverted, totalWeight, weightMode]);
-  const methods = useMemo(() => topMethods(profile, weights), [profile, weights]);
+  // Only the views that show them: the rest of the time a keystroke need not sum every method.
+  const wantMethods = s.view === 'methods' || s.view === 'sandwich';
+  const methods = useMemo(() => (wantMethods ? topMethods(profile, weights) : NO_METHODS), [profile, weights, wantMethods]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
     () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects }),

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STACK_LOST, type Profile } from '../../columns/profile';
-import { buildCallNodes, callNodes, weigh } from '../callnodes';
-import { callTree, countNodes, invertedTree, kthLargest, prune, totalWeight, type CallNode } from '../calltree';
+import { buildCallNodes, callNodes, entryOf, reduceNodes, reducedWeights, weigh, withReduced } from '../callnodes';
+import { callTree, countNodes, invertedTree, kthLargest, kthLargestCounted, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, StackFilter, type Matcher } from '../filters';
 import { countsInBins, matchingTrack } from '../activity';
@@ -240,6 +240,10 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         const w = (i: number) => p.events.weight[i];
         expectSame(callTree(p, weights), byEvent(p, keep, w, false));
         expectSame(invertedTree(p, weights), byEvent(p, keep, w, true));
+        // The same summed over the type's reduced nodes (chains of single callees merged).
+        const reduced = withReduced(weights.slice(), reduceNodes(p, eventsOfType(index, 0)));
+        expectSame(callTree(p, reduced), byEvent(p, keep, w, false));
+        expect(totalWeight(p, reduced)).toBeCloseTo(totalWeight(p, weights), 6);
         // Top methods: a method's total once per event whatever its recursion, self at the leaf.
         const total = new Map<string, number>();
         const self = new Map<string, number>();
@@ -293,12 +297,14 @@ describe('per-stack filters and stack-summed trees against each event walked', (
   });
 
   it('a light tree is the full tree pruned, made without the pruned nodes', () => {
-    for (const seed of SEEDS.slice(0, 3)) {
+    // Event weights, then one per event (samples: many frames of equal weight, ties at the cut).
+    let tieCases = 0;
+    for (const [seed, counted] of SEEDS.slice(0, 3).flatMap((seed) => [[seed, false] as const, [seed, true] as const])) {
       const p = randomProfile(seed, 20, 4000, 3000);
       const weights = new Float64Array(p.stacks.length + 2);
       for (let i = 0; i < p.events.length; i++) {
         const s = p.events.stack[i];
-        weights[s >= 0 ? s : s === STACK_LOST ? p.stacks.length + 1 : p.stacks.length] += p.events.weight[i];
+        weights[s >= 0 ? s : s === STACK_LOST ? p.stacks.length + 1 : p.stacks.length] += counted ? 1 : p.events.weight[i];
       }
       const full = callTree(p, weights);
       const inv = invertedTree(p, weights);
@@ -306,6 +312,7 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         { maxNodes: 50, share: 0.01 },
         { maxNodes: 1e9, share: 0.5 },
         { maxNodes: 10, share: 0.2 },
+        { maxNodes: 200, share: 1e-9 },
       ]) {
         let want = countNodes(full) > light.maxNodes ? prune(full, full.value * light.share) : full;
         // Still too many frames: only the maxNodes heaviest stay (ties aside).
@@ -314,13 +321,21 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         visit(want);
         if (want !== full && values.length > light.maxNodes) {
           const cut = values.sort((a, b) => b - a)[light.maxNodes - 1];
-          want = prune(full, Math.max(full.value * light.share, cut));
+          // Nodes of the cut's weight beyond maxNodes: that weight goes as a whole.
+          const ties = values.filter((v) => v >= cut).length > light.maxNodes;
+          const over = values.filter((v) => v > cut);
+          want = prune(full, Math.max(full.value * light.share, ties ? (over.length ? Math.min(...over) : Infinity) : cut));
+          // The root, "no stack" and "stack lost" besides at most maxNodes frames.
           expect(countNodes(want)).toBeLessThan(light.maxNodes + 4);
+          if (ties) tieCases++;
         }
         expectSame(callTree(p, weights, 'all', light), byTree(want));
+        // Over the reduced nodes, a chain's nodes counted one by one.
+        expectSame(callTree(p, withReduced(weights.slice(), reduceNodes(p, eventsOfType(indexEvents(p), 0))), 'all', light), byTree(want));
         expectSame(invertedTree(p, weights, 'all', light), byTree(countNodes(inv) > light.maxNodes ? prune(inv, inv.value * light.share) : inv));
       }
     }
+    expect(tieCases).toBeGreaterThan(0);
   });
 });
 
@@ -440,6 +455,63 @@ it('a thread’s track of matching waits is the union of its matching events’ 
         expect(got.cum[spans.length]).toBeCloseTo(spans.reduce((a, x) => a + x[1] - x[0], 0), 9);
       });
     }
+  }
+});
+
+it('kthLargestCounted agrees with a sort of the values repeated', () => {
+  const r = rng(11);
+  for (let n = 1; n < 60; n += 3) {
+    const xs = Array.from({ length: n }, () => Math.floor(r() * 8));
+    const counts = Array.from({ length: n }, () => 1 + Math.floor(r() * 5));
+    const all = xs.flatMap((x, i) => Array<number>(counts[i]).fill(x)).sort((a, b) => b - a);
+    for (const k of [1, 2, all.length >> 1, all.length - 1, all.length]) {
+      if (k < 1) continue;
+      expect(kthLargestCounted(Float64Array.from(xs), Int32Array.from(counts), k)).toBe(all[k - 1]);
+    }
+  }
+});
+
+describe('reduced nodes (a type\'s call nodes, chains of single callees merged)', () => {
+  for (const seed of SEEDS.slice(0, 4)) {
+    it(`hold every node the events reach once, in chains ending at rows or forks, random profile ${seed}`, () => {
+      const p = randomProfile(seed, 20, 4000, 600);
+      const t = callNodes(p);
+      // Every third event: a type's subset of the stacks.
+      const events = Int32Array.from({ length: 200 }, (_, k) => 3 * k);
+      const r = reduceNodes(p, events);
+      // The nodes reached and each one's callees reached, walked here.
+      const reached = new Set<number>();
+      const rowNodes = new Set<number>();
+      for (const i of events) {
+        const s = p.events.stack[i];
+        if (s < 0) continue;
+        rowNodes.add(t.ofStack[s]);
+        for (let q = t.ofStack[s]; q >= 0; q = t.prefix[q]) reached.add(q);
+      }
+      const callees = new Map<number, number>();
+      for (const g of reached) if (t.prefix[g] >= 0) callees.set(t.prefix[g], (callees.get(t.prefix[g]) ?? 0) + 1);
+      const want = [...reached].filter((g) => rowNodes.has(g) || (callees.get(g) ?? 0) >= 2).sort((a, b) => a - b);
+      expect([...r.node]).toEqual(want);
+      // Chains: each entry's nodes up to its caller entry's node, together every node reached once.
+      const covered: number[] = [];
+      for (let e = 0; e < r.length; e++) {
+        expect(entryOf(r, r.node[e])).toBe(e);
+        let g = r.node[e];
+        for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) covered.push(g);
+        expect(g).toBe(r.up[e] >= 0 ? r.node[r.up[e]] : -1);
+      }
+      expect(covered.sort((a, b) => a - b)).toEqual([...reached].sort((a, b) => a - b));
+      expect(entryOf(r, -5)).toBe(-1);
+      // The scratch the walks used is left clean.
+      expect(t.scratch!.every((x) => x === -1)).toBe(true);
+      // Weights on a stack row outside them: nothing reduced, the whole table used instead.
+      const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && i % 3 !== 0);
+      expect(outside).toBeGreaterThanOrEqual(0);
+      const weights = new Float64Array(p.stacks.length + 2);
+      weights[p.events.stack[outside]] = 1;
+      expect(reducedWeights(t, withReduced(weights, r))).toBeNull();
+      expect(totalWeight(p, weights)).toBe(1);
+    });
   }
 });
 
