@@ -18,14 +18,37 @@ import { mergeShapes } from './shape';
 export type PartData = Omit<PartColumns, 'description'>;
 
 /** An index into a source's table, in the merged one; negative markers (-1 none, -2 stack lost) stay as they are. */
-export function remapInto(map: number[], v: number): number {
+export function remapInto(map: ArrayLike<number>, v: number): number {
   return v < 0 ? v : map[v];
 }
 
 /** `to[base + i]` = `from[i]` remapped through `map` (negative markers kept), for every i. */
-function remapColumn(to: Int32Array, base: number, from: Int32Array, map: number[]): void {
+function remapColumn(to: Int32Array, base: number, from: Int32Array, map: Int32Array): void {
   for (let i = 0; i < from.length; i++) {
-    to[base + i] = remapInto(map, from[i]);
+    const v = from[i];
+    to[base + i] = v < 0 ? v : map[v];
+  }
+}
+
+/** A source's remap table: index in the source → index in the merged table, grown as pieces come. */
+export class RemapTable {
+  map = new Int32Array(256);
+  length = 0;
+
+  /** Room for `more` entries past the current ones. */
+  reserve(more: number): Int32Array {
+    if (this.length + more > this.map.length) {
+      let cap = this.map.length;
+      while (cap < this.length + more) cap *= 2;
+      const next = new Int32Array(cap);
+      next.set(this.map.subarray(0, this.length));
+      this.map = next;
+    }
+    return this.map;
+  }
+
+  push(v: number): void {
+    this.reserve(1)[this.length++] = v;
   }
 }
 
@@ -85,10 +108,10 @@ export function mergeParts(parts: PartColumns[]): PartColumns {
 
 /** One source's remap tables and its range of the output. */
 export interface Source {
-  sMap: number[];
-  thMap: number[];
-  frMap: number[];
-  stMap: number[];
+  sMap: RemapTable;
+  thMap: RemapTable;
+  frMap: RemapTable;
+  stMap: RemapTable;
   start: number;
   pos: number;
   end: number;
@@ -141,10 +164,21 @@ export class Merger {
     return i;
   }
 
+  /**
+   * Start another set of columns, keeping the dictionaries (strings, threads, frames, stacks):
+   * columns this merger made before still index them, so a later round copies them in with
+   * `addOwn` instead of numbering their stacks again.
+   */
+  next(): void {
+    this.sources.length = 0;
+    this.reserved = 0;
+    this.out = null;
+  }
+
   /** A new source, whose rows (at most `rows`) take the next range of the output. */
   source(rows: number): Source {
     if (this.out) throw new Error('Sources are added before the first rows.');
-    const src = { sMap: [], thMap: [], frMap: [], stMap: [], start: this.reserved, pos: this.reserved, end: this.reserved + rows };
+    const src = { sMap: new RemapTable(), thMap: new RemapTable(), frMap: new RemapTable(), stMap: new RemapTable(), start: this.reserved, pos: this.reserved, end: this.reserved + rows };
     this.reserved += rows;
     this.sources.push(src);
     return src;
@@ -152,9 +186,10 @@ export class Merger {
 
   /** One piece of a source: its new dictionary rows, and event rows naming event types `types`. */
   add(src: Source, p: PartData, types: string[]): void {
-    const out = (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
-    const { sMap, thMap, frMap, stMap } = src;
-    for (const s of p.strings) sMap.push(this.intern(s));
+    const out = this.output();
+    const { sMap: sTable, thMap: thTable, frMap: frTable, stMap: stTable } = src;
+    for (const s of p.strings) sTable.push(this.intern(s));
+    const sMap = sTable.map;
     for (let i = 0; i < p.threadName.length; i++) {
       const name = sMap[p.threadName[i]];
       const k = `${name}|${p.threadOsId[i]}|${p.threadJavaId[i]}`;
@@ -169,16 +204,23 @@ export class Merger {
       } else if (p.threadVirtual[i]) {
         this.tVirtual[t] = 1;
       }
-      thMap.push(t);
+      thTable.push(t);
     }
+    const thMap = thTable.map;
     for (let i = 0; i < p.frameName.length; i++) {
-      frMap.push(this.frames.id(sMap[p.frameName[i]], sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]));
+      frTable.push(this.frames.id(sMap[p.frameName[i]], sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]));
     }
+    const frMap = frTable.map;
     // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps.
     const stacks = this.stacks;
-    for (let i = 0; i < p.stackFrame.length; i++) {
-      stMap.push(stacks.id(remapInto(stMap, p.stackPrefix[i]), frMap[p.stackFrame[i]]));
+    const stMap = stTable.reserve(p.stackFrame.length);
+    const { stackFrame, stackPrefix } = p;
+    let st = stTable.length;
+    for (let i = 0; i < stackFrame.length; i++) {
+      const q = stackPrefix[i];
+      stMap[st++] = stacks.id(q < 0 ? q : stMap[q], frMap[stackFrame[i]]);
     }
+    stTable.length = st;
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
     const n = p.eventType.length;
     const base = src.pos;
@@ -203,6 +245,20 @@ export class Merger {
     src.pos += n;
   }
 
+  /** Event rows of columns this merger made (in an earlier set): copied as they are. */
+  addOwn(src: Source, p: PartData): void {
+    const out = this.output();
+    const n = p.eventType.length;
+    const base = src.pos;
+    if (base + n > src.end) throw new Error(`${base + n - src.start} rows were added where ${src.end - src.start} were expected.`);
+    for (const k of Object.keys(eventColumns) as (keyof EventColumns)[]) out[k].set(p[k], base);
+    src.pos += n;
+  }
+
+  private output(): EventColumns {
+    return (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
+  }
+
   /** The merged columns; ranges a source did not fill (a damaged chunk) are closed up. */
   finish(): PartData {
     const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
@@ -213,7 +269,8 @@ export class Merger {
     }
     const events = Object.fromEntries(Object.entries(out).map(([k, a]) => [k, total === a.length ? a : a.slice(0, total)])) as EventColumns;
     return {
-      strings: this.strings,
+      // A copy: a later set's strings are added to the merger's own list.
+      strings: this.strings.slice(),
       threadName: Uint32Array.from(this.tName),
       threadOsId: Float64Array.from(this.tOs),
       threadJavaId: Float64Array.from(this.tJava),

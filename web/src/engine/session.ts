@@ -215,6 +215,8 @@ export class Session {
   description: Description | null = null;
   readonly loaded = new Set<string>();
   private columns: PartData | null = null;
+  /** What numbers the columns' strings, threads, frames and stacks (kept across rounds). */
+  private merger: Merger | null = null;
   /** Each group's own count pass. */
   private counted: Description[] = [];
   private busy: Promise<unknown> = Promise.resolve();
@@ -325,13 +327,16 @@ export class Session {
     if (!d) throw new Error('The recording was not counted yet.');
     if (types.length || !this.columns) {
       const names = d.types.map((t) => t.name);
-      const merger = new Merger(names);
+      // One merger for every round: the columns decoded so far index its dictionaries, so they
+      // are copied in as they are, and only the new rows' strings, frames and stacks are merged.
+      const merger = (this.merger ??= new Merger(names));
+      merger.next();
       // A new window of a type replaces its rows.
       const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
       const mine = had ? merger.source(had.eventType.length) : null;
       const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
       const sources = expected.map((n) => merger.source(n));
-      if (had && mine) merger.add(mine, had, names);
+      if (had && mine) merger.addOwn(mine, had);
       const errors: Description['errors'] = [];
       const done = this.groups.map(() => 0);
       await Promise.all(

@@ -87,8 +87,18 @@ describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => 
     const stacks = (p: typeof opened, type: string) => collapsedStacks(p, p.eventTypes.findIndex((t) => t.name === type), 'events');
     expect(stacks(opened, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
     expect(stacks(opened, 'jdk.ThreadPark')).toEqual(collapse('jdk.ThreadPark'));
+    // One type per round: each round copies the rows decoded before and merges only the new
+    // rows' dictionaries into the ones the earlier rounds made.
+    const one = await session.load(['jdk.ObjectAllocationInNewTLAB'], () => {});
+    expect(stacks(one, 'jdk.ObjectAllocationInNewTLAB')).toEqual(collapse('jdk.ObjectAllocationInNewTLAB'));
     const all = await session.load(deferred, () => {});
     expect(stacks(all, 'jdk.ObjectAllocationInNewTLAB')).toEqual(collapse('jdk.ObjectAllocationInNewTLAB'));
     expect(stacks(all, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
+    expect(stacks(all, 'jdk.ThreadPark')).toEqual(collapse('jdk.ThreadPark'));
+    // The earlier rounds' stack rows keep their numbers (a view of them stays valid).
+    expect(Array.from(all.stacks.frame.subarray(0, one.stacks.length))).toEqual(Array.from(one.stacks.frame));
+    expect(Array.from(all.stacks.prefix.subarray(0, one.stacks.length))).toEqual(Array.from(one.stacks.prefix));
+    expect(all.strings.slice(0, one.strings.length)).toEqual(one.strings);
+    expect(one.strings.length).toBeLessThanOrEqual(all.strings.length);
   });
 });
