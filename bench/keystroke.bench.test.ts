@@ -2,7 +2,8 @@
  * Cost of one stack-filter keystroke in Node (one thread), through every computation the view
  * redoes when the filter's text changes (selectors/derive.ts from filterLists on): the filters
  * and running counts, the lanes' counts, the activity's spikes, the selection's count, the
- * weights per stack, the flame graph's call tree (pruned as the view prunes it), the top methods,
+ * weights per stack, the flame graph's call tree and its total (over the type's reduced call
+ * nodes, pruned as the view prunes it; top methods are summed only for the views that show them),
  * and d3's layout of the tree (hierarchy, sort, partition: the flame graph's data path, not its
  * SVG). Per text typed, the median of 5 runs (REPEAT) and each stage's median; the goal beside it.
  *   1 M CPU samples over deep stacks (up to 256 frames), built here:
@@ -16,7 +17,8 @@ import { it } from 'vitest';
 import type { Profile } from '../web/src/columns/profile';
 import { decodeInNode } from '../web/src/engine/node';
 import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
-import { callTree, LIGHT, type CallNode } from '../web/src/profile-logic/calltree';
+import { reduceNodes, withReduced, type ReducedNodes } from '../web/src/profile-logic/callnodes';
+import { callTree, LIGHT, totalWeight, type CallNode } from '../web/src/profile-logic/calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex } from '../web/src/profile-logic/event-index';
 import { compileRegex, filterLists, flagsOf, type Matcher } from '../web/src/profile-logic/filters';
 import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
@@ -116,6 +118,21 @@ function median(f: () => void, n = Number(process.env.REPEAT ?? 5)): number {
   return t.sort((x, y) => x - y)[n >> 1];
 }
 
+const reducedNodes = new Map<string, ReducedNodes>();
+
+/** The type's reduced call nodes (callnodes.ts), made once per type as the view makes them. */
+function reducedOf(p: Profile, ty: number, idx: ThreadIndex): ReducedNodes {
+  const key = `${p.events.length}:${ty}`;
+  let r = reducedNodes.get(key);
+  if (!r) {
+    const t0 = performance.now();
+    r = reduceNodes(p, eventsOfType(idx, ty));
+    console.log(`  ${p.eventTypes[ty].name}: ${r.length.toLocaleString('en-US')} reduced call nodes, made once in ${(performance.now() - t0).toFixed(0)} ms`);
+    reducedNodes.set(key, r);
+  }
+  return r;
+}
+
 /** What the view redoes when the stack filter's text becomes `text`, stage by stage (ms). */
 function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { stages: Record<string, number>; nodes: number } {
   const stages: Record<string, number> = {};
@@ -135,25 +152,27 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   const mode = weightModeOf(p, ty);
   // The events without the stack filters and their weights: once per change of the other
   // filters or the range, as the view keeps them (derive.ts), not per keystroke.
-  const base = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null);
+  const base = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running);
   const baseParts = interval ? base.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : base.cums;
-  const baseWeights = weightsInRange(p, baseParts, null, mode);
+  // The type's reduced call nodes: once per type, as the view keeps them.
+  const reduced = reducedOf(p, ty, idx);
+  const baseWeights = withReduced(weightsInRange(p, baseParts, null, mode), reduced);
   lap('setup (not per keystroke)');
-  const pass = filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running);
+  // Without stack filters, the events and weights of the other filters are the view's as they were.
+  const pass = stack ? filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running) : base;
   lap('filters');
-  const parts = interval ? pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : pass.cums;
+  const parts = pass === base ? baseParts : interval ? pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : pass.cums;
   const byThread = parts.slice(0, lists.byThread.length);
   const tracks = interval ? matchTracks(p, byThread) : null;
   threadCounts(p, byThread, mode);
   activitySpikes(p, parts, tracks, pass.filtered.threads, interval ? 'threads' : 'count');
   countInRange(p, parts, null);
   lap('lanes, spikes, count');
-  const weights = pass.stack ? keptWeights(p, baseWeights, pass.stack, pass.noStack) : weightsInRange(p, parts, null, mode);
+  const weights = pass.stack ? withReduced(keptWeights(p, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights;
   lap('weights per stack');
-  const tree = callTree(p, weights, 'all', LIGHT);
+  const total = totalWeight(p, weights);
+  const tree = callTree(p, weights, `all · ${total}`, LIGHT);
   lap('call tree');
-  topMethods(p, weights);
-  lap('top methods');
   const h = hierarchy<CallNode>(tree, (d) => d.children)
     .sum((d) => d.self)
     .sort((a, b) => (a.data.name < b.data.name ? -1 : 1));

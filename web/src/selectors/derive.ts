@@ -12,7 +12,7 @@ import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalO
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, type Filtered, type RegexResult } from '../profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
@@ -114,63 +114,42 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const hasSubjects = useMemo(() => candidates.some((i) => profile.events.subject[i] >= 0), [profile, candidates]);
   // Running-state counts only where the type has states to tell apart.
   const running = useMemo(() => (states.length > 0 ? runningStates(profile) : null), [profile, states]);
-  // The filters and the running counts along each thread's list, in one pass.
-  const pass = useMemo(
-    () =>
-      filterLists(
-        profile,
-        {
-          type: typeIndex,
-          thread: regex.thread.ok ? regex.thread.re : null,
-          stack: regex.stack.ok ? regex.stack.re : null,
-          exclude: regex.exclude.ok ? regex.exclude.re : null,
-          state: s.threadState,
-          hiddenThreads: hidden,
-          subject: regex.subject.ok ? regex.subject.re : null,
-          duration: s.durationFilter,
-          span: regex.span.ok ? regex.span.re : null,
-        },
-        lists.parts,
-        ofType,
-        running,
-      ),
-    [profile, typeIndex, regex, s.threadState, hidden, lists, ofType, running, s.durationFilter],
+  // The filters other than the stack filters, and the running counts along each thread's list,
+  // in one pass; then, while stack filters are set, all of them in another. A keystroke in the
+  // stack filters redoes only the second (and the weights: keptWeights of the first's), and
+  // clearing them finds the first as it was.
+  const baseSpec = useMemo(
+    (): FilterSpec => ({
+      type: typeIndex,
+      thread: threadRe.ok ? threadRe.re : null,
+      stack: null,
+      exclude: null,
+      state: s.threadState,
+      hiddenThreads: hidden,
+      subject: subjectRe.ok ? subjectRe.re : null,
+      duration: s.durationFilter,
+      span: spanRe.ok ? spanRe.re : null,
+    }),
+    [typeIndex, threadRe, subjectRe, spanRe, s.threadState, hidden, s.durationFilter],
   );
-  // The same without the stack filters (only while some are set): a keystroke in them then
-  // changes only which stack rows keep their weight (keptWeights), not the events summed.
-  const stackFiltered = (stackRe.ok && stackRe.re !== null) || (excludeRe.ok && excludeRe.re !== null);
-  const basePass = useMemo(
-    () =>
-      stackFiltered
-        ? filterLists(
-            profile,
-            {
-              type: typeIndex,
-              thread: threadRe.ok ? threadRe.re : null,
-              stack: null,
-              exclude: null,
-              state: s.threadState,
-              hiddenThreads: hidden,
-              subject: subjectRe.ok ? subjectRe.re : null,
-              duration: s.durationFilter,
-              span: spanRe.ok ? spanRe.re : null,
-            },
-            lists.parts,
-            ofType,
-            null,
-          )
-        : null,
-    [stackFiltered, profile, typeIndex, threadRe, subjectRe, spanRe, s.threadState, hidden, lists, ofType, s.durationFilter],
+  const basePass = useMemo(() => filterLists(profile, baseSpec, lists.parts, ofType, running), [profile, baseSpec, lists, ofType, running]);
+  const stack = stackRe.ok ? stackRe.re : null;
+  const exclude = excludeRe.ok ? excludeRe.re : null;
+  const pass = useMemo(
+    () => (stack || exclude ? filterLists(profile, { ...baseSpec, stack, exclude }, lists.parts, ofType, running) : basePass),
+    [profile, baseSpec, stack, exclude, basePass, lists, ofType, running],
   );
   const filtered = pass.filtered;
   // Interval types: each list's reach (running maximum of ends), so a range finds the waits
   // that began before it and last into it.
   const interval = KINDS[profile.eventTypes[typeIndex]?.kind ?? 'other'].interval;
   const reach = useMemo(() => (interval ? lists.parts.map((l) => reachOf(profile, l)) : null), [profile, lists, interval]);
+  const withReach = useCallback((p: FilterPass) => (reach ? p.cums.map((c, k) => ({ ...c, reach: reach[k] })) : p.cums), [reach]);
+  const baseParts = useMemo(() => withReach(basePass), [withReach, basePass]);
   const cums = useMemo(() => {
-    const parts = reach ? pass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : pass.cums;
+    const parts = pass === basePass ? baseParts : withReach(pass);
     return { byThread: parts.slice(0, lists.byThread.length), parts };
-  }, [pass, lists, reach]);
+  }, [pass, basePass, baseParts, withReach, lists]);
   // Each thread's matching waits as one track (for threads waiting and wait time over time).
   const tracks = useMemo(() => (interval ? matchTracks(profile, cums.byThread) : null), [profile, cums, interval]);
   const activityWeight: ActivityWeight = s.activity === 'auto' ? (interval ? 'threads' : 'count') : tracks ? s.activity : 'count';
@@ -220,13 +199,10 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   // The call nodes the type's stacks reach, chains merged: the call tree and its total are
   // summed over these (callnodes.ts reduceNodes), not over every node of every type's stacks.
   const reduced = useMemo(() => reduceNodes(profile, candidates), [profile, candidates]);
-  const baseWeights = useMemo(
-    () => (basePass ? weightsInRange(profile, reach ? basePass.cums.map((c, k) => ({ ...c, reach: reach[k] })) : basePass.cums, s.range, weightMode) : null),
-    [profile, basePass, reach, s.range, weightMode],
-  );
+  const baseWeights = useMemo(() => withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced), [profile, baseParts, s.range, weightMode, reduced]);
   const weights = useMemo(
-    () => withReduced(baseWeights && pass.stack ? keptWeights(profile, baseWeights, pass.stack, pass.noStack) : weightsInRange(profile, cums.parts, s.range, weightMode), reduced),
-    [profile, baseWeights, pass, cums, s.range, weightMode, reduced],
+    () => (pass.stack ? withReduced(keptWeights(profile, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights),
+    [profile, baseWeights, pass, reduced],
   );
   const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
   const tree = useMemo(() => {
