@@ -9,7 +9,14 @@
 //! Checkpoints form a chain through `delta` (relative offset of the next one, 0 ends it),
 //! starting at the header's constant-pool offset; a recording flushed while streaming also
 //! writes checkpoints between events. Both are read. Pool entries are indexed by position and
-//! decoded lazily, the first time an event refers to them.
+//! decoded lazily, the first time an event refers to them; a class's pool is indexed when it is
+//! first looked up, from the checkpoints that may hold it only (the JDK writes its stack traces
+//! in checkpoints of their own, so a pass that resolves only threads never walks them):
+//!
+//! ```text
+//! checkpoints  [types: ThreadState, GCName, …] [Thread, ThreadGroup] [StackTrace] … [StackTrace]
+//! lookup Thread → index the checkpoints of several pools and those whose one pool is Thread
+//! ```
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{ChunkHeader, HEADER_SIZE};
@@ -17,16 +24,65 @@ use crate::metadata::{Metadata, Prim};
 use crate::reader::{RawStr, Reader};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// An index of one constant pool: entry id → position of its value in the chunk.
+/// An index of one constant pool: entry id → where its value lies in the chunk. The entry of
+/// the latest checkpoint in the file wins, whatever order checkpoints were indexed in; an entry
+/// whose value could not be skipped is kept as absent (so it hides the same id written earlier,
+/// as it does when the checkpoints are read in file order).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Pool {
-    pub(crate) entries: FxHashMap<u64, u32>,
+    /// Id → position << 1, | 1 when the value is unreadable.
+    entries: FxHashMap<u64, u64>,
 }
 
+impl Pool {
+    fn put(&mut self, id: u64, pos: usize, readable: bool) {
+        let v = (pos as u64) << 1 | (!readable) as u64;
+        match self.entries.entry(id) {
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                if *e.get() >> 1 <= pos as u64 {
+                    e.insert(v);
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(v);
+            }
+        }
+    }
+
+    fn get(&self, id: u64) -> Option<usize> {
+        let v = *self.entries.get(&id)?;
+        (v & 1 == 0).then_some((v >> 1) as usize)
+    }
+}
+
+/// What one checkpoint holds, as its header says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Holds {
+    /// No pool at all.
+    Nothing,
+    /// One pool, of this class.
+    One(usize),
+    /// Several pools (or a header that could not be read): any class.
+    Any,
+}
+
+struct Checkpoint {
+    pos: usize,
+    holds: Holds,
+    indexed: bool,
+    errors: Vec<Error>,
+}
+
+/// The chunk's checkpoints (found on the first lookup) and the pools indexed so far.
 #[derive(Default)]
 struct Pools {
-    by_class: FxHashMap<usize, Pool>,
+    /// In file order; `None` until the first lookup.
+    checkpoints: Option<Vec<Checkpoint>>,
+    /// Errors met finding the checkpoints (a broken chain, an unreadable event header).
     errors: Vec<Error>,
+    by_class: FxHashMap<usize, Pool>,
+    /// Per class index: whether every checkpoint that may hold its pool is indexed.
+    ready: Vec<bool>,
 }
 
 /// A chunk with its metadata read and its pools indexed.
@@ -39,9 +95,8 @@ pub struct Chunk<'a> {
     pub(crate) data: &'a [u8],
     /// The chunk's metadata.
     pub md: Metadata,
-    /// Pools by class index.
-    /// Pools by class index, indexed on first use (a summary never needs them).
-    pools: std::cell::OnceCell<Pools>,
+    /// Pools by class index, each indexed on first use (a count never needs most of them).
+    pools: std::cell::RefCell<Pools>,
     /// A compiled skip program per class.
     skips: Vec<Vec<Op>>,
 }
@@ -142,7 +197,7 @@ impl<'a> Chunk<'a> {
                 ops
             })
             .collect();
-        Ok(Chunk { index, header, data, md, pools: std::cell::OnceCell::new(), skips })
+        Ok(Chunk { index, header, data, md, pools: Default::default(), skips })
     }
 
     /// A reader over the chunk's bytes, at chunk-relative `pos`.
@@ -163,15 +218,65 @@ impl<'a> Chunk<'a> {
         self.data.len()
     }
 
-    fn pools(&self) -> &Pools {
-        self.pools.get_or_init(|| self.index_pools())
+    /// Index every checkpoint that may hold the pool of `class` (after finding the checkpoints,
+    /// on the first lookup).
+    fn ensure(&self, p: &mut Pools, class: usize) {
+        if p.checkpoints.is_none() {
+            let (found, errors) = self.find_checkpoints();
+            p.checkpoints = Some(found);
+            p.errors = errors;
+            p.ready = vec![false; self.md.classes.len()];
+        }
+        if p.ready.get(class).copied().unwrap_or(false) {
+            return;
+        }
+        let mut cps = p.checkpoints.take().unwrap_or_default();
+        for cp in cps.iter_mut().filter(|cp| !cp.indexed) {
+            let may = match cp.holds {
+                Holds::Nothing => false,
+                Holds::One(c) => c == class,
+                Holds::Any => true,
+            };
+            if may {
+                cp.indexed = true;
+                if let Err(e) = self.index_checkpoint(cp.pos, &mut p.by_class) {
+                    cp.errors.push(e.in_chunk(self.index));
+                }
+            }
+        }
+        p.checkpoints = Some(cps);
+        if let Some(r) = p.ready.get_mut(class) {
+            *r = true;
+        }
     }
 
     /// Errors met indexing the pools (the chunk stays usable; entries after the damage resolve
-    /// to "unknown"). Indexes them if no event has yet: a pass that resolves nothing (a count)
-    /// reports the same errors as one that resolves everything.
-    pub fn pool_errors(&self) -> &[Error] {
-        &self.pools().errors
+    /// to "unknown"), in file order. Indexes every pool not indexed yet: a pass that resolves
+    /// little reports the same errors as one that resolves everything.
+    pub fn pool_errors(&self) -> Vec<Error> {
+        let mut p = self.pools.borrow_mut();
+        self.ensure(&mut p, 0);
+        let mut cps = p.checkpoints.take().unwrap_or_default();
+        for cp in cps.iter_mut().filter(|cp| !cp.indexed) {
+            cp.indexed = true;
+            if let Err(e) = self.index_checkpoint(cp.pos, &mut p.by_class) {
+                cp.errors.push(e.in_chunk(self.index));
+            }
+        }
+        p.checkpoints = Some(cps);
+        p.ready.iter_mut().for_each(|r| *r = true);
+        Self::errors_of(&p)
+    }
+
+    /// Errors met indexing the pools that lookups have indexed so far (none when nothing was
+    /// looked up): what a pass that resolved some references found wrong on the way.
+    pub fn pool_errors_found(&self) -> Vec<Error> {
+        Self::errors_of(&self.pools.borrow())
+    }
+
+    fn errors_of(p: &Pools) -> Vec<Error> {
+        let indexed = p.checkpoints.iter().flatten().filter(|cp| cp.indexed).flat_map(|cp| cp.errors.iter());
+        p.errors.iter().chain(indexed).take(MAX_ERRORS).cloned().collect()
     }
 
     /// Walk event headers: calls `f(pos, size, type_id)` for each event; stops at the first
@@ -225,11 +330,13 @@ impl<'a> Chunk<'a> {
         Ok((size as usize, ty, r.pos()))
     }
 
-    fn index_pools(&self) -> Pools {
-        let mut pools = Pools::default();
-        let push = |pools: &mut Pools, e: Error| {
-            if pools.errors.len() < MAX_ERRORS {
-                pools.errors.push(e.in_chunk(self.index));
+    /// The chunk's checkpoints in file order, each with what its header says it holds, and the
+    /// errors met finding them.
+    fn find_checkpoints(&self) -> (Vec<Checkpoint>, Vec<Error>) {
+        let mut errors = Vec::new();
+        let mut push = |e: Error| {
+            if errors.len() < MAX_ERRORS {
+                errors.push(e.in_chunk(self.index));
             }
         };
         // Checkpoints from the chain (as the JDK reads them); when the chain is missing, broken,
@@ -256,7 +363,7 @@ impl<'a> Chunk<'a> {
                     pos = next as usize;
                 }
                 Err(e) => {
-                    push(&mut pools, e);
+                    push(e);
                     break;
                 }
             }
@@ -268,7 +375,7 @@ impl<'a> Chunk<'a> {
                     scanned.push(p)
                 }
             }) {
-                push(&mut pools, e);
+                push(e);
             }
         }
         for p in scanned {
@@ -277,12 +384,27 @@ impl<'a> Chunk<'a> {
             }
         }
         order.sort_unstable();
-        for p in order {
-            if let Err(e) = self.index_checkpoint(p, &mut pools.by_class) {
-                push(&mut pools, e);
-            }
-        }
-        pools
+        let found = order.into_iter().map(|pos| Checkpoint { pos, holds: self.holds(pos), indexed: false, errors: Vec::new() }).collect();
+        (found, errors)
+    }
+
+    /// What the checkpoint at `pos` holds, from its header alone.
+    fn holds(&self, pos: usize) -> Holds {
+        let mut r = self.reader_at(pos);
+        let mut head = || -> Result<Holds> {
+            r.int()?;
+            r.long()?; // type id 1
+            r.long()?; // start
+            r.long()?; // duration
+            r.long()?; // delta
+            r.u8()?; // kind
+            Ok(match r.long()? {
+                0 => Holds::Nothing,
+                1 => self.md.class_index(r.long()? as u64).map_or(Holds::Any, Holds::One),
+                _ => Holds::Any,
+            })
+        };
+        head().unwrap_or(Holds::Any)
     }
 
     fn checkpoint_delta(&self, pos: usize) -> Result<i64> {
@@ -319,34 +441,29 @@ impl<'a> Chunk<'a> {
             let tid = r.long()? as u64;
             let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
             let n = r.len("pool entry count", 1)?;
-            let mut entries = std::mem::take(&mut by_class.entry(class).or_default().entries);
-            entries.reserve(n);
-            let mut res = Ok(());
+            let pool = by_class.entry(class).or_default();
+            pool.entries.reserve(n);
             for _ in 0..n {
-                let id = match r.long() {
-                    Ok(id) => id as u64,
-                    Err(e) => {
-                        res = Err(e);
-                        break;
-                    }
-                };
-                entries.insert(id, r.pos() as u32);
-                if let Err(e) = self.skip_value(&mut r, class, 0) {
-                    entries.remove(&id);
-                    res = Err(e);
-                    break;
-                }
+                let id = r.long()? as u64;
+                let at = r.pos();
+                let skipped = self.skip_value(&mut r, class, 0);
+                pool.put(id, at, skipped.is_ok());
+                skipped?;
             }
-            by_class.entry(class).or_default().entries = entries;
-            res?;
         }
         Ok(())
     }
 
     /// A reader positioned on the value of pool entry `id` of class `class`.
     pub(crate) fn pool_reader(&self, class: usize, id: u64) -> Option<Reader<'a>> {
-        let pos = *self.pools().by_class.get(&class)?.entries.get(&id)?;
-        Some(self.reader_at(pos as usize))
+        let pos = {
+            let mut p = self.pools.borrow_mut();
+            if !p.ready.get(class).copied().unwrap_or(false) {
+                self.ensure(&mut p, class);
+            }
+            p.by_class.get(&class)?.get(id)?
+        };
+        Some(self.reader_at(pos))
     }
 
     /// Skip a value of class `class` (inline encoding).
@@ -384,7 +501,7 @@ impl<'a> Chunk<'a> {
     }
 
     #[inline]
-    fn skip_single(&self, r: &mut Reader<'_>, cpool: bool, class: usize, depth: usize) -> Result<()> {
+    pub(crate) fn skip_single(&self, r: &mut Reader<'_>, cpool: bool, class: usize, depth: usize) -> Result<()> {
         if cpool {
             r.long().map(|_| ())
         } else {
@@ -458,3 +575,102 @@ impl<'a> Chunk<'a> {
 
 /// Number used for "absent" in i64 id columns.
 pub const ABSENT: i64 = i64::MIN;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::Pools as Written;
+    use crate::testutil::*;
+
+    /// A checkpoint whose delta points `delta` bytes away (0 ends the chain).
+    fn linked(pools: &Written, delta: i64) -> Vec<u8> {
+        let mut body = Vec::new();
+        varint(&mut body, 0); // start
+        varint(&mut body, 0); // duration
+        varint(&mut body, delta as u64);
+        body.push(0);
+        varint(&mut body, pools.len() as u64);
+        for (tid, entries) in pools {
+            varint(&mut body, *tid);
+            varint(&mut body, entries.len() as u64);
+            for (id, v) in entries {
+                varint(&mut body, *id);
+                body.extend_from_slice(v);
+            }
+        }
+        event(1, &body)
+    }
+
+    /// Metadata, then checkpoints chained from the last back to the first (as the JDK writes
+    /// them), then one sample.
+    fn chained(pools: &[Written]) -> Vec<u8> {
+        let mut evs = vec![metadata(&basic_classes())];
+        let mut last = 0i64;
+        for p in pools {
+            let cp = linked(p, -last);
+            last = cp.len() as i64;
+            evs.push(cp);
+        }
+        let head = evs.len() - 1;
+        evs.push(event(20, &sample(1, 1, 1)));
+        chunk(&evs, 0, Some(head), 0)
+    }
+
+    fn os_name(c: &Chunk<'_>, id: u64) -> String {
+        let class = c.md.class_by_name("java.lang.Thread").unwrap();
+        c.resolve_value(class, id, 0).get("osName").map(|v| v.text()).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_lookup_indexes_only_the_checkpoints_that_may_hold_its_class() {
+        // The stack traces' checkpoint holds one pool and is damaged: its one entry ends early.
+        let broken: Written = vec![(10, vec![(2, vec![0, 5, 1])])];
+        let data = chained(&[basic_pools(), broken]);
+        let (h, _) = crate::header::chunk_headers(&data);
+        let c = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
+        assert_eq!(os_name(&c, 1), "main");
+        assert!(c.pool_errors_found().is_empty(), "the threads' lookup walked the stack traces: {:?}", c.pool_errors_found());
+        let stack = c.md.class_by_name("jdk.types.StackTrace").unwrap();
+        assert!(c.pool_reader(stack, 1).is_some(), "the first checkpoint's stack trace");
+        assert_eq!(c.pool_errors_found().len(), 1);
+        // A full pass's errors include it whatever was looked up.
+        let fresh = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
+        assert_eq!(fresh.pool_errors(), c.pool_errors_found());
+        assert!(c.pool_errors_found()[0].to_string().contains("array length 5"), "{:?}", c.pool_errors_found());
+    }
+
+    #[test]
+    fn the_latest_checkpoint_wins_whatever_order_they_are_indexed_in() {
+        // Thread 1 is "old" in a checkpoint of its own pool, then "new" in a later one that
+        // also holds symbols.
+        let old: Written = vec![(4, vec![(1, thread("old", 1, 1))])];
+        let mut new = basic_pools();
+        new[0] = (4, vec![(1, thread("new", 2, 1))]);
+        let data = chained(&[old, new]);
+        let (h, _) = crate::header::chunk_headers(&data);
+        for symbols_first in [true, false] {
+            let c = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
+            if symbols_first {
+                // Indexes the later checkpoint (several pools) only, then the earlier one.
+                assert!(c.pool_reader(c.md.class_by_name("jdk.types.Symbol").unwrap(), 1).is_some());
+            }
+            assert_eq!(os_name(&c, 1), "new", "symbols first: {symbols_first}");
+        }
+        // An entry the later checkpoint cannot read hides the earlier one, in either order.
+        // (The thread pool last: its entry's name runs past the checkpoint's end.)
+        let old: Written = vec![(4, vec![(1, thread("old", 1, 1))])];
+        let mut cut = basic_pools();
+        cut.remove(0);
+        cut.push((4, vec![(1, vec![3, 9, b'x'])]));
+        let data = chained(&[old, cut]);
+        let (h, _) = crate::header::chunk_headers(&data);
+        for symbols_first in [true, false] {
+            let c = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
+            if symbols_first {
+                c.pool_reader(c.md.class_by_name("jdk.types.Symbol").unwrap(), 1);
+            }
+            let class = c.md.class_by_name("java.lang.Thread").unwrap();
+            assert!(c.pool_reader(class, 1).is_none(), "symbols first: {symbols_first}");
+        }
+    }
+}

@@ -34,8 +34,9 @@ fn register_type(c: &crate::metadata::ClassDesc, rec: &mut Recording) -> u32 {
 /// Decode one chunk into `rec`. Errors inside single events are recorded and the event
 /// skipped by its size; an error in the event headers stops the chunk there.
 ///
-/// Which types get rows: none in a [`crate::Pass::Count`]; with `only`, the types it names,
-/// whatever their fields in this chunk; else every type of a known kind or with a stack trace
+/// Which types get rows: none in a [`crate::Pass::Count`] or [`crate::Pass::Overview`] (a walk
+/// of its own, [`count_events`]); with `only`, the types it names, whatever their fields in
+/// this chunk; else every type of a known kind or with a stack trace
 /// in this chunk or in any chunk met before (`rec.types`), unless events of it already went by
 /// without rows (a chunk declared it without a stack trace, and none before with one): a type
 /// has rows for all its events or none, and what a pass decodes depends only on the chunks up
@@ -67,7 +68,7 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         let kind = EventKind::of(&c.name);
         let ty = register_type(c, rec);
         let wanted = match (pass, only) {
-            (crate::Pass::Count, _) => false,
+            (p, _) if p.counts_only() => false,
             (_, Some(names)) => names.contains(&c.name),
             (_, None) => {
                 let t = &rec.types[ty as usize];
@@ -111,72 +112,76 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
     let mut run: Option<(u64, usize, u32, &FastPlan)> = None;
     let end = chunk.events_end();
     let mut pos = crate::header::HEADER_SIZE;
-    let scan = loop {
-        if pos >= end {
-            break Ok(());
-        }
-        let (size, tid, body) = match chunk.event_header(pos, end) {
-            Ok(h) => h,
-            Err(e) => break Err(e),
-        };
-        let at = pos;
-        pos += size;
-        if let Some((run_tid, si, ty, ops)) = run {
-            if tid == run_tid {
-                if let Some(n) = counts.get_mut(si) {
-                    *n += 1;
-                }
-                if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
-                    rec.shape.read(chunk, &ticks, role, body, at + size);
-                }
-                if decode_fast(chunk, &mut d, rec, &mut out, ty, ops, at, at + size, body).is_some() {
-                    continue;
-                }
-                if let Some(Some(plan)) = plans.get(si) {
-                    if let Err(e) = decode_event(chunk, &mut d, rec, &mut out, plan, at, size, body) {
-                        if errors.len() < 32 {
-                            errors.push(e.in_chunk(chunk.index));
+    let scan = if pass.counts_only() {
+        count_events(chunk, rec, &ticks, &dense, &slot_of_class, &mut counts, &shape, &info)
+    } else {
+        loop {
+            if pos >= end {
+                break Ok(());
+            }
+            let (size, tid, body) = match chunk.event_header(pos, end) {
+                Ok(h) => h,
+                Err(e) => break Err(e),
+            };
+            let at = pos;
+            pos += size;
+            if let Some((run_tid, si, ty, ops)) = run {
+                if tid == run_tid {
+                    if let Some(n) = counts.get_mut(si) {
+                        *n += 1;
+                    }
+                    if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
+                        rec.shape.read(chunk, &ticks, role, body, at + size);
+                    }
+                    if decode_fast(chunk, &mut d, rec, &mut out, ty, ops, at, at + size, body).is_some() {
+                        continue;
+                    }
+                    if let Some(Some(plan)) = plans.get(si) {
+                        if let Err(e) = decode_event(chunk, &mut d, rec, &mut out, plan, at, size, body) {
+                            if errors.len() < 32 {
+                                errors.push(e.in_chunk(chunk.index));
+                            }
                         }
                     }
-                }
-                continue;
-            }
-        }
-        let si = match dense.get(tid as usize) {
-            Some(&si) => si,
-            None if tid >= DENSE => slot_of_class.get(&tid).copied().unwrap_or(u32::MAX),
-            None => u32::MAX,
-        } as usize;
-        let Some(n) = counts.get_mut(si) else {
-            run = None;
-            continue;
-        };
-        *n += 1;
-        if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
-            rec.shape.read(chunk, &ticks, role, body, at + size);
-        }
-        let is_info = info.get(si).copied().unwrap_or(false);
-        if is_info {
-            if let Ok((name, v)) = chunk.decode_event(at) {
-                rec.add_info(&name, &v, chunk);
-            }
-        }
-        run = None;
-        if let Some(Some(plan)) = plans.get(si) {
-            if let Some(fast) = &plan.fast {
-                if !is_info {
-                    run = Some((tid, si, plan.ty, fast));
-                }
-                if decode_fast(chunk, &mut d, rec, &mut out, plan.ty, fast, at, at + size, body).is_some() {
                     continue;
                 }
             }
-            if let Err(e) = decode_event(chunk, &mut d, rec, &mut out, plan, at, size, body) {
-                if errors.len() < 32 {
-                    errors.push(e.in_chunk(chunk.index));
+            let si = match dense.get(tid as usize) {
+                Some(&si) => si,
+                None if tid >= DENSE => slot_of_class.get(&tid).copied().unwrap_or(u32::MAX),
+                None => u32::MAX,
+            } as usize;
+            let Some(n) = counts.get_mut(si) else {
+                run = None;
+                continue;
+            };
+            *n += 1;
+            if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
+                rec.shape.read(chunk, &ticks, role, body, at + size);
+            }
+            let is_info = info.get(si).copied().unwrap_or(false);
+            if is_info {
+                if let Ok((name, v)) = chunk.decode_event_fields(at, &crate::INFO_FIELDS) {
+                    rec.add_info(&name, &v, chunk);
                 }
             }
-        }
+            run = None;
+            if let Some(Some(plan)) = plans.get(si) {
+                if let Some(fast) = &plan.fast {
+                    if !is_info {
+                        run = Some((tid, si, plan.ty, fast));
+                    }
+                    if decode_fast(chunk, &mut d, rec, &mut out, plan.ty, fast, at, at + size, body).is_some() {
+                        continue;
+                    }
+                }
+                if let Err(e) = decode_event(chunk, &mut d, rec, &mut out, plan, at, size, body) {
+                    if errors.len() < 32 {
+                        errors.push(e.in_chunk(chunk.index));
+                    }
+                }
+            }
+    }
     };
     out.flush(&mut rec.events);
     let e = &rec.events;
@@ -205,6 +210,51 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
     if let Err(e) = scan.map_err(|e| (!rows_only).then_some(e)) {
         rec.errors.extend(e);
     }
+}
+
+/// The walk of a pass that decodes no rows: every event's header, its count, what it adds to
+/// the shape, and the description's events decoded. Slots as in [`decode_chunk_with`].
+#[allow(clippy::too_many_arguments)]
+fn count_events(
+    chunk: &Chunk<'_>,
+    rec: &mut Recording,
+    ticks: &Ticks,
+    dense: &[u32],
+    slot_of_class: &FxHashMap<u64, u32>,
+    counts: &mut [u64],
+    shape: &[ShapeRole],
+    info: &[bool],
+) -> Result<()> {
+    // Per slot, what an event of it needs beyond its count: its shape role, or (None) the
+    // description's decode as well, looked up once instead of per event.
+    let todo: Vec<Option<ShapeRole>> = shape.iter().zip(info).map(|(&r, &i)| (!i).then_some(r)).collect();
+    let end = chunk.events_end();
+    let mut pos = crate::header::HEADER_SIZE;
+    while pos < end {
+        let (size, tid, body) = chunk.event_header(pos, end)?;
+        let at = pos;
+        pos += size;
+        let si = match dense.get(tid as usize) {
+            Some(&si) => si,
+            None if tid >= 1 << 16 => slot_of_class.get(&tid).copied().unwrap_or(u32::MAX),
+            None => u32::MAX,
+        } as usize;
+        let (Some(n), Some(&what)) = (counts.get_mut(si), todo.get(si)) else { continue };
+        *n += 1;
+        match what {
+            Some(ShapeRole::None) => {}
+            Some(role) => rec.shape.read(chunk, ticks, role, body, at + size),
+            None => {
+                if let Some(&role) = shape.get(si).filter(|&&r| r != ShapeRole::None) {
+                    rec.shape.read(chunk, ticks, role, body, at + size);
+                }
+                if let Ok((name, v)) = chunk.decode_event_fields(at, &crate::INFO_FIELDS) {
+                    rec.add_info(&name, &v, chunk);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The error an event whose header overruns its stated size gives when its fields are read:
@@ -747,7 +797,7 @@ mod tests {
             match Chunk::from_bytes(&data[h.offset as usize..], h, i) {
                 Ok(c) => {
                     decode_chunk_with(&c, &mut rec, None, crate::Pass::Full, fast);
-                    rec.errors.extend(c.pool_errors().iter().cloned());
+                    rec.errors.extend(c.pool_errors());
                 }
                 Err(e) => rec.errors.push(e),
             }

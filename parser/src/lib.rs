@@ -117,8 +117,9 @@ pub struct Options {
 }
 
 /// What one pass over a file's chunks records. A recording can be read in one [`Pass::Full`]
-/// pass, or lazily: one [`Pass::Count`] pass, then [`Pass::Rows`] passes for the types wanted,
-/// each into the same [`Recording`] (the browser defers types too large to hold at once).
+/// pass, or lazily: one [`Pass::Overview`] pass, then [`Pass::Rows`] passes for the types
+/// wanted, each into the same [`Recording`] (the browser defers types too large to hold at
+/// once); once every type has had its rows pass, the errors are the full pass's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Pass {
     /// Chunk headers, type counts, the shape over time, the description, every error, and rows
@@ -127,8 +128,20 @@ pub enum Pass {
     Full,
     /// Everything [`Pass::Full`] records except rows.
     Count,
-    /// Rows of the wanted types only, and the errors met decoding them.
+    /// What [`Pass::Count`] records, except the errors of constant pools it had no need to
+    /// look into (stack traces, most of a recording's bytes, are not walked to count events):
+    /// the rows passes that resolve them report those.
+    Overview,
+    /// Rows of the wanted types only, and the errors met decoding them, with those of the
+    /// constant pools the rows looked into.
     Rows,
+}
+
+impl Pass {
+    /// Whether the pass decodes no rows at all.
+    pub fn counts_only(self) -> bool {
+        matches!(self, Pass::Count | Pass::Overview)
+    }
 }
 
 impl Recording {
@@ -151,6 +164,7 @@ impl Recording {
         i
     }
 
+    /// Add what an event of the description's types says (its fields of [`INFO_FIELDS`]).
     pub(crate) fn add_info(&mut self, name: &str, v: &Value, chunk: &Chunk<'_>) {
         let t = |f: &str| v.get(f).map(|x| x.text()).unwrap_or_default();
         match name {
@@ -207,6 +221,11 @@ impl Recording {
         self.chunks.iter().map(|c| c.start_nanos.saturating_add(c.duration_nanos)).max().unwrap_or(0)
     }
 }
+
+/// The fields of the description's event types that [`Recording::add_info`] reads: the others
+/// are not decoded (an event thread or stack trace would index their pools).
+pub(crate) const INFO_FIELDS: [&str; 13] =
+    ["jvmName", "jvmVersion", "jvmArguments", "javaArguments", "jvmFlags", "osVersion", "cpu", "description", "id", "name", "value", "origin", "key"];
 
 /// The event types that each give one JVM flag (`name`, `value`, `origin`) at the recording's
 /// start and end.
@@ -267,8 +286,11 @@ fn decode_opened(chunk: Result<Chunk<'_>>, header: ChunkHeader, opts: &Options, 
     match chunk {
         Ok(chunk) => {
             decode::decode_chunk(&chunk, rec, opts.only.as_deref(), opts.pass);
-            if !rows_only {
-                rec.errors.extend(chunk.pool_errors().iter().cloned());
+            // Every pool's errors, or those of the pools the pass looked into (an overview
+            // resolves the description's few references, a rows pass those of its rows).
+            match opts.pass {
+                Pass::Full | Pass::Count => rec.errors.extend(chunk.pool_errors()),
+                Pass::Overview | Pass::Rows => rec.errors.extend(chunk.pool_errors_found()),
             }
         }
         Err(e) if !rows_only => rec.errors.push(e),

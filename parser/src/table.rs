@@ -450,7 +450,7 @@ impl TypeTable {
         if let Err(e) = scan {
             self.errors.push(e);
         }
-        self.errors.extend(chunk.pool_errors().iter().cloned());
+        self.errors.extend(chunk.pool_errors());
         if self.too_many {
             self.too_many = false;
             let at = chunk.header.offset;

@@ -116,6 +116,40 @@ pub const MAX_RESOLVE_DEPTH: usize = 5;
 const MAX_NEST: usize = 32;
 
 impl<'a> Chunk<'a> {
+    /// The fields named `names` of the event at chunk-relative `pos`, with its type's name; the
+    /// other fields are skipped, their references not followed (so no pool they refer to is
+    /// indexed for them).
+    pub fn decode_event_fields(&self, pos: usize, names: &[&str]) -> Result<(String, Value)> {
+        let (mut r, class) = self.event_at(pos)?;
+        let c = &self.md.classes[class];
+        let mut fields = Vec::new();
+        for f in &c.fields {
+            if !names.contains(&f.name.as_str()) {
+                if f.array {
+                    let n = r.len("array length", 1)?;
+                    for _ in 0..n {
+                        self.skip_single(&mut r, f.cpool, f.class, 0)?;
+                    }
+                } else {
+                    self.skip_single(&mut r, f.cpool, f.class, 0)?;
+                }
+                continue;
+            }
+            let v = if f.array {
+                let n = r.len("array length", 1)?;
+                let mut a = Vec::with_capacity(n.min(4096));
+                for _ in 0..n {
+                    a.push(self.decode_single(&mut r, f.cpool, f.class, 0)?);
+                }
+                Value::Array(a)
+            } else {
+                self.decode_single(&mut r, f.cpool, f.class, 0)?
+            };
+            fields.push((f.name.clone(), v));
+        }
+        Ok((c.name.clone(), Value::Object(fields)))
+    }
+
     /// Decode a value of class `class` (inline encoding) at `r`.
     pub fn decode_value(&self, r: &mut Reader<'a>, class: usize, depth: usize) -> Result<Value> {
         if depth > MAX_NEST {

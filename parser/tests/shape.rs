@@ -30,7 +30,7 @@ fn count_pass_bins_equal_the_jdks_per_second_counts() {
         let want = expected(name);
         assert!(!want.is_empty(), "{name}: no golden shape (run tools/golden/golden.sh)");
         let data = read(&root().join("fixtures").join(name));
-        for pass in [Pass::Count, Pass::Full] {
+        for pass in [Pass::Overview, Pass::Count, Pass::Full] {
             let rec = parse(&data, &Options { only: None, pass });
             let s = &rec.shape;
             let waiting = s.waiting();

@@ -374,7 +374,7 @@ impl Tally {
 fn check(what: &str, input: &[u8], mem_cap: usize, t: &mut Tally) -> Option<(Counts, usize)> {
     t.inputs += 1;
     let mut full = None;
-    for pass in [Pass::Full, Pass::Count] {
+    for pass in [Pass::Full, Pass::Count, Pass::Overview] {
         let (r, cost) = measured(what, || parse(input, &Options { only: None, pass }));
         if cost.time > t.max_time {
             t.max_time = cost.time;
@@ -580,7 +580,8 @@ fn damaged_files_decode_within_limits() {
 /// What the fuzz targets assert: a whole decode and a chunk-by-chunk one agree (whole-vs-chunks.jfr
 /// declares a type with a stack trace only in its second chunk, after an event of it went by
 /// without a row), and a count pass reports the full pass's errors (pool-chain-overflow.jfr:
-/// a checkpoint's size points past the chunk, found only when the pools are indexed).
+/// a checkpoint's size points past the chunk, found only when the pools are indexed); an
+/// overview pass some of them, and the rows passes of every type the rest.
 #[test]
 fn damaged_files_decode_alike_whole_and_chunk_by_chunk() {
     use jfrscope_parser::parse_into;
@@ -603,5 +604,11 @@ fn damaged_files_decode_alike_whole_and_chunk_by_chunk() {
         parse_into(&data, 0, 0, &Options { only: None, pass: Pass::Count }, &mut lazy);
         let msgs = |r: &Recording| r.errors.iter().map(|e| e.to_string()).collect::<std::collections::BTreeSet<_>>();
         assert_eq!(msgs(&lazy), msgs(&whole), "{name}: errors of a count pass and a full one");
+        let mut glance = Recording::default();
+        parse_into(&data, 0, 0, &Options { only: None, pass: Pass::Overview }, &mut glance);
+        assert!(msgs(&glance).is_subset(&msgs(&whole)), "{name}: errors of an overview pass, not of a full one");
+        let decoded = whole.types.iter().filter(|t| t.decoded).map(|t| t.name.clone()).collect();
+        parse_into(&data, 0, 0, &Options { only: Some(decoded), pass: Pass::Rows }, &mut glance);
+        assert_eq!(msgs(&glance), msgs(&whole), "{name}: errors of an overview pass and rows passes, and of a full one");
     }
 }

@@ -57,10 +57,11 @@ impl Parser {
     }
 
     /// Count the events of every type, read the description and collect errors, decoding no
-    /// rows: the first pass of a lazy load (the parser's `Pass::Count`).
+    /// rows: the first pass of a lazy load (the parser's `Pass::Overview`: the errors of a
+    /// constant pool come with the rows pass that looks into it).
     #[wasm_bindgen(js_name = countChunks)]
     pub fn count_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
-        let opts = Options { only: None, pass: jfrscope_parser::Pass::Count };
+        let opts = Options { only: None, pass: jfrscope_parser::Pass::Overview };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
     }
 
