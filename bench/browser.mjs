@@ -183,7 +183,8 @@ async function measureView(page, status) {
   }));
   console.log(`  flame graph: ${drawn.frames} frames drawn, ${drawn.elements} elements (${drawn.all} in the page)`);
   const [w1 = 'a', w2 = 'e'] = words.length > 1 && words[0] === words[1] ? [words[0], words[2]] : words;
-  const texts = [w1[0], w1.slice(0, 2), w1, `${w1}|${w2}`, '', w2, ''];
+  // KEY_ROUNDS=n types the sequence n times (default 1), for a steadier median on a busy machine.
+  const texts = Array.from({ length: Math.max(1, Number(process.env.KEY_ROUNDS ?? 1)) }, () => [w1[0], w1.slice(0, 2), w1, `${w1}|${w2}`, '', w2, '']).flat();
   // CPU_PROFILE=dir: a Chromium CPU profile of the keystrokes too (dir/keys-<type>.cpuprofile).
   const keyCdp = process.env.CPU_PROFILE ? await page.context().newCDPSession(page) : null;
   if (keyCdp) {

@@ -218,6 +218,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         byThread: derived.laneTicks.byThread,
         tickKind: derived.laneTicks.kind,
         filtered: derived.filtered,
+        typeCums: derived.cums.byThread,
         intervals: derived.intervals,
         hasStates,
         selectedEvent,

@@ -87,16 +87,22 @@ export function activity(
  */
 export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms: number): boolean {
   const d = profile.events.duration;
+  // How many match is known from the running counts: the count stops once either side decides.
   let n = 0;
+  for (const { list, match } of cums) n += match[list.length];
+  if (n === 0) return false;
+  const half = n >> 1;
   let shorter = 0;
+  let longer = 0;
   for (const { list, match } of cums) {
     for (let k = 0; k < list.length; k++) {
       if (match[k + 1] === match[k]) continue;
-      n++;
-      if (d[list[k]] < ms) shorter++;
+      if (d[list[k]] < ms) {
+        if (++shorter > half) return false;
+      } else if (++longer >= n - half) return true;
     }
   }
-  return n > 0 && shorter <= n >> 1;
+  return shorter <= half;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 import { callNodes, type CallNodeTable } from './callnodes';
-import { firstReachingPast } from './event-index';
+import { firstReachingPast, ListMemo } from './event-index';
 import { hasInstances } from './kinds';
 import type { Cumulative } from './running-counts';
 
@@ -355,6 +355,78 @@ function countKept(list: Int32Array, events: Profile['events'], filter: StackFil
   }
 }
 
+/** A list's events by stack: per position, an id into the list's distinct stack rows. */
+interface ListStacks {
+  /** The distinct stack rows (negative: no stack, stack lost), in the order first met. */
+  rows: Int32Array;
+  ids: Uint8Array | Uint16Array | Int32Array;
+}
+
+const listStacks = new ListMemo<ListStacks>();
+
+/** Lists at least this long are read by stack ids (listStacks), made once per list. */
+const BY_IDS = 4096;
+
+/**
+ * The stack ids of a list (once per list): a keystroke then reads them in order, one byte or two
+ * per event, and a byte per distinct stack, instead of each event's stack row wherever the event
+ * lies among all the others (a type's events are spread over the whole event table).
+ */
+function stacksOf(profile: Profile, list: Int32Array): ListStacks {
+  return listStacks.get(profile, list, () => {
+    const stack = profile.events.stack;
+    const ids = new Int32Array(list.length);
+    const seen = new Map<number, number>();
+    const rows: number[] = [];
+    let last = NaN;
+    let lastId = -1;
+    for (let k = 0; k < list.length; k++) {
+      const s = stack[list[k]];
+      if (s !== last) {
+        let id = seen.get(s);
+        if (id === undefined) {
+          id = rows.length;
+          seen.set(s, id);
+          rows.push(s);
+        }
+        last = s;
+        lastId = id;
+      }
+      ids[k] = lastId;
+    }
+    const small = rows.length <= 0x100 ? Uint8Array.from(ids) : rows.length <= 0x10000 ? Uint16Array.from(ids) : ids;
+    return { rows: Int32Array.from(rows), ids: small };
+  });
+}
+
+/** countKept over a list's stack ids: the filters tested once per distinct stack of the list. */
+function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['events'], filter: StackFilter, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
+  const { rows, ids } = ls;
+  const keeps = filter.keeps;
+  const keepOf = new Uint8Array(rows.length);
+  for (let j = 0; j < rows.length; j++) keepOf[j] = rows[j] >= 0 ? keeps[filter.resolve(rows[j])] : noStack;
+  let cm = 0;
+  if (!running) {
+    for (let k = 0; k < ids.length; k++) {
+      cm += keepOf[ids[k]];
+      m[k + 1] = cm;
+    }
+    return;
+  }
+  const state = events.state;
+  let cr = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const keep = keepOf[ids[k]];
+    cm += keep;
+    m[k + 1] = cm;
+    if (keep) {
+      const st = state[list[k]];
+      if (st < 0 || running[st]) cr++;
+    }
+    r[k + 1] = cr;
+  }
+}
+
 /**
  * The filters and the running counts (running-counts.ts) in one pass over the type's lists, one per thread row
  * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
@@ -388,12 +460,17 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   // per stack row read per event, where the events outnumber the rows (else the node's byte).
   let many = false;
   if (filter) {
+    // Stacks to resolve: an event's each, or a long list's distinct ones (stacksOf).
     let events = 0;
-    for (const list of lists) events += list.length;
-    if (events * 4 >= filter.memo.length) filter.resolveAll();
+    let reads = 0;
+    for (const list of lists) {
+      events += list.length;
+      reads += stackOnly && list.length >= BY_IDS ? stacksOf(profile, list).rows.length : list.length;
+    }
+    if (reads * 4 >= filter.memo.length) filter.resolveAll();
     many = events * 4 >= profile.stacks.length;
   }
-  const rowKeep = stackOnly && many ? new Uint8Array(profile.stacks.length) : null;
+  const rowKeep = stackOnly && many && lists.some((l) => l.length > 0 && l.length < BY_IDS) ? new Uint8Array(profile.stacks.length) : null;
   const cums = lists.map((list, t): Cumulative => {
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
@@ -401,7 +478,8 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     let cm = 0;
     let cr = 0;
     if (stackOnly) {
-      countKept(list, profile.events, filter!, rowKeep, noStack, running, m, r);
+      if (list.length >= BY_IDS) countKeptByIds(stacksOf(profile, list), list, profile.events, filter!, noStack, running, m, r);
+      else countKept(list, profile.events, filter!, rowKeep, noStack, running, m, r);
       return { list, match: m, running: r };
     }
     for (let k = 0; k < list.length; k++) {

@@ -7,6 +7,7 @@
  *   cum   0   0   1   2   2   3        window [2, 6) ms: positions 1..4 → cum[4]-cum[1] = 2 match
  */
 import type { Profile } from '../columns/profile';
+import { gallopAtOrAfter } from './event-index';
 
 /** Thread states that count as running (drawn strong); others (sleeping, waiting…) drawn light. */
 export function runningStates(profile: Profile): Uint8Array {
@@ -29,4 +30,16 @@ export interface Cumulative {
    * range finds the intervals that started before it and reach into it. Absent for instants.
    */
   reach?: Float64Array | null;
+}
+
+/**
+ * Whether event `i` matches, read off `cum` (its thread's running counts): looked for from
+ * position `from` on, as events met in time order are (each search starts where the last one
+ * ended: `next`). `matches` is null when `i` is not in the list at or after `from`.
+ */
+export function matchAt(start: Float64Array, cum: Cumulative, i: number, from: number): { next: number; matches: boolean | null } {
+  const { list, match } = cum;
+  const next = gallopAtOrAfter(start, list, start[i], Math.min(Math.max(from, 0), list.length));
+  for (let p = next; p < list.length && start[list[p]] === start[i]; p++) if (list[p] === i) return { next, matches: match[p + 1] > match[p] };
+  return { next, matches: null };
 }

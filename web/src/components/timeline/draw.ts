@@ -11,7 +11,7 @@ import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
 import { elideMiddle, visibleName } from '../../profile-logic/names';
 import { addToPixels, clearPixelCounts, coveredPerColumn, newPixelCounts, type Histogram, type PixelCounts } from '../../profile-logic/pixel-columns';
-import type { Cumulative } from '../../profile-logic/running-counts';
+import { matchAt, type Cumulative } from '../../profile-logic/running-counts';
 import type { EventKind } from '../../columns/profile';
 import type { Palette } from '../colors';
 import { ACTIVITY_LABEL, type ActivityWeight } from '../../profile-logic/activity';
@@ -180,6 +180,12 @@ export interface LanesInput extends Frame {
   /** Their kind, for the colour. */
   tickKind: EventKind;
   filtered: Filtered;
+  /**
+   * Running counts per thread row along the selected type's events: whether a bar of the type
+   * matches is read off them (not off per-event flags, which would cost a pass over every event
+   * of the type per keystroke).
+   */
+  typeCums?: Cumulative[];
   intervals: Intervals;
   hasStates: boolean;
   selectedEvent: number | null;
@@ -280,7 +286,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     }
     // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
     // galloping search), then one path per colour.
-    const { match, ofType } = filtered;
+    const { ofType } = filtered;
     const px = (vp[1] - vp[0]) / plotW;
     // One path per kind of wait (drawn in its colour; the selected type's bars stronger), one for
     // bars the filters drop.
@@ -301,6 +307,15 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         let runX1 = -1;
         // Events the last pixel merged: where the next pixel's end is looked for first.
         let run = 1;
+        // The thread's events of the selected type, and how far along them the bars have come.
+        const typeCum = f.typeCums?.[t];
+        let at = 0;
+        const matches = (i: number): boolean => {
+          if (!typeCum) return filtered.match[i] === 1;
+          const r = matchAt(e.start, typeCum, i, at);
+          at = r.next;
+          return r.matches ?? filtered.match[i] === 1;
+        };
         while (k < list.length) {
           const i = list[k];
           const t0 = e.start[i];
@@ -320,7 +335,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
             continue;
           }
           const x1 = Math.min(L + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
-          const filteredOut = ofType[i] === 1 && match[i] === 0;
+          const filteredOut = ofType[i] === 1 && !matches(i);
           const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
           // Intervals that are not waits (method traces, spans) in their kind's colour, by type.
           let path: Path2D;

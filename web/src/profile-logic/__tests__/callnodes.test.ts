@@ -205,8 +205,9 @@ describe('call-node table', () => {
 });
 
 describe('per-stack filters and stack-summed trees against each event walked', () => {
-  // 3,000 events resolve every node in one pass; 300 walk up from each event's node.
-  for (const [seed, events] of SEEDS.flatMap((x) => [[x, 3000], [x, 300]])) {
+  // 3,000 events resolve every node in one pass; 300 walk up from each event's node; 15,000
+  // (lists of 5,000) read each list's stacks by id.
+  for (const [seed, events] of [...SEEDS.flatMap((x) => [[x, 3000], [x, 300]]), [1, 15000], [2, 15000]]) {
     it(`random profile ${seed}, ${events} events`, () => {
       const p = randomProfile(seed, 20, 4000, events);
       const index = indexEvents(p);
