@@ -95,15 +95,25 @@ export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms:
   let shorter = 0;
   let longer = 0;
   for (const { list, match } of cums) {
+    // A long list's flags of the events shorter than `ms`, once per list: read in order, not
+    // each event's duration wherever it lies among all events.
+    const flags = list.length >= 4096 ? shortFlags.get(profile, list, () => ({ ms: NaN, short: new Uint8Array(0) })) : null;
+    if (flags && flags.ms !== ms) {
+      flags.short = Uint8Array.from(list, (i) => (d[i] < ms ? 1 : 0));
+      flags.ms = ms;
+    }
+    const short = flags?.short;
     for (let k = 0; k < list.length; k++) {
       if (match[k + 1] === match[k]) continue;
-      if (d[list[k]] < ms) {
+      if (short ? short[k] === 1 : d[list[k]] < ms) {
         if (++shorter > half) return false;
       } else if (++longer >= n - half) return true;
     }
   }
   return shorter <= half;
 }
+
+const shortFlags = new ListMemo<{ ms: number; short: Uint8Array }>();
 
 /**
  * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms
