@@ -35,6 +35,10 @@ pub struct Parser {
     rec: Recording,
     origin_ms: f64,
     sent: Sent,
+    /// Converted copies of event columns for [`Parser::event_column_at`], reused piece to piece.
+    out_f64: Vec<f64>,
+    out_f32: Vec<f32>,
+    out_u16: Vec<u16>,
 }
 
 fn f64_ids(v: &[i64]) -> Vec<f64> {
@@ -46,7 +50,7 @@ impl Parser {
     /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
     #[wasm_bindgen(constructor)]
     pub fn new(origin_ms: f64) -> Parser {
-        Parser { rec: Recording::default(), origin_ms, sent: Sent::default() }
+        Parser { rec: Recording::default(), origin_ms, sent: Sent::default(), out_f64: Vec::new(), out_f32: Vec::new(), out_u16: Vec::new() }
     }
 
     /// Decode the whole chunks in `bytes`, which start at absolute `base_offset` of the file
@@ -214,6 +218,49 @@ impl Parser {
     #[wasm_bindgen(js_name = eventOffset)]
     pub fn event_offset(&self) -> Vec<f64> {
         self.rec.events.offset.iter().map(|&o| o as f64).collect()
+    }
+
+    /// Where event column `k` of the rows since the last piece lies in wasm memory (byte
+    /// address of its first row; [`Parser::pending_rows`] rows), valid until the parser is next
+    /// called: JS copies it into arrays it reuses from piece to piece, so a stream of pieces
+    /// does not touch fresh memory for every one. Columns and types as the getters: 0 type
+    /// (u16), 1 start (f64 ms since the origin), 2 duration (f32 ms), 3 thread (i32), 4 stack
+    /// (i32), 5 weight (f64), 6 state (i32), 7 subject (i32), 8 value (f64), 9 peer (i32),
+    /// 10 offset (f64); 0 for another `k`.
+    #[wasm_bindgen(js_name = eventColumnAt)]
+    pub fn event_column_at(&mut self, k: u32) -> u32 {
+        let e = &self.rec.events;
+        let o = self.origin_ms;
+        match k {
+            0 => {
+                self.out_u16.clear();
+                self.out_u16.extend(e.ty.iter().map(|&t| t.min(u16::MAX as u32) as u16));
+                self.out_u16.as_ptr() as u32
+            }
+            1 => {
+                self.out_f64.clear();
+                self.out_f64.extend(e.start_ns.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6));
+                self.out_f64.as_ptr() as u32
+            }
+            2 => {
+                self.out_f32.clear();
+                self.out_f32.extend(e.duration_ns.iter().map(|&d| (d as f64 / 1e6) as f32));
+                self.out_f32.as_ptr() as u32
+            }
+            3 => e.thread.as_ptr() as u32,
+            4 => e.stack.as_ptr() as u32,
+            5 => e.weight.as_ptr() as u32,
+            6 => e.state.as_ptr() as u32,
+            7 => e.subject.as_ptr() as u32,
+            8 => e.value.as_ptr() as u32,
+            9 => e.peer.as_ptr() as u32,
+            10 => {
+                self.out_f64.clear();
+                self.out_f64.extend(e.offset.iter().map(|&x| x as f64));
+                self.out_f64.as_ptr() as u32
+            }
+            _ => 0,
+        }
     }
 
     /// The first bin of the shape over time (seconds since the epoch; see [`Self::shape_samples`]).

@@ -18,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
-import type { Description, PartColumns, ShapeBins } from './parts';
+import { eventBuffers, type Description, type PartColumns, type ShapeBins } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
@@ -252,7 +252,12 @@ class WorkerGroup implements GroupDecoder {
         } catch (e) {
           this.pending.delete(m.id);
           p.reject(e instanceof Error ? e : new Error(String(e)));
+          return;
         }
+        // Merged (copied into the page's columns): its event columns' buffers go back to the
+        // worker for its next pieces.
+        const buffers = eventBuffers(m.part);
+        this.worker.postMessage({ kind: 'recycle', buffers } satisfies WorkerRequest, buffers);
         return;
       }
       this.pending.delete(m.id);
@@ -268,7 +273,7 @@ class WorkerGroup implements GroupDecoder {
   }
 
   private ask(
-    req: Exclude<WorkerRequest, { kind: 'open' }>,
+    req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>,
     progress?: (done: number) => void,
     piece?: (p: PartColumns) => void,
     shape?: (s: ShapeBins) => void,

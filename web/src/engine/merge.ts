@@ -227,11 +227,15 @@ export class Merger {
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     // Column by column: each loop reads one column of the piece and writes one of the output,
     // small enough to stay inlined and sequential in memory.
+    const fromType = p.eventType;
+    const toType = out.eventType;
+    let missing = -1;
     for (let i = 0; i < n; i++) {
-      const ty = tyMap[p.eventType[i]];
-      if (ty < 0) throw new Error(`Event type ${types[p.eventType[i]]} has rows but is missing from the recording's description.`);
-      out.eventType[base + i] = ty;
+      const ty = tyMap[fromType[i]];
+      if (ty < 0) missing = fromType[i];
+      toType[base + i] = ty;
     }
+    if (missing >= 0) throw new Error(`Event type ${types[missing]} has rows but is missing from the recording's description.`);
     remapColumn(out.eventThread, base, p.eventThread, thMap);
     remapColumn(out.eventStack, base, p.eventStack, stMap);
     remapColumn(out.eventState, base, p.eventState, sMap);

@@ -8,19 +8,19 @@ import { gunzipSync } from 'node:zlib';
 import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { countGroup, decodable, describeCounted, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
+import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
 import { Session, type GroupDecoder } from './session';
 import type { Profile } from '../columns/profile';
 
-let initialised = false;
-export function initWasm(): void {
-  if (initialised) return;
+let memory: WebAssembly.Memory | null = null;
+export function initWasm(): WebAssembly.Memory {
+  if (memory) return memory;
   const path = fileURLToPath(new URL('./pkg/jfrscope_wasm_bg.wasm', import.meta.url));
-  initSync({ module: readFileSync(path) });
-  initialised = true;
+  memory = initSync({ module: readFileSync(path) }).memory;
+  return memory;
 }
 
 function fileOf(input: Uint8Array): ArrayBuffer {
@@ -71,19 +71,37 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
  * `pieceRows` small makes the rows stream in many pieces.
  */
 export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session {
-  initWasm();
+  const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
   const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
   const make = () => new Parser(originMs) as unknown as WasmParser;
-  const groups: GroupDecoder[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
+  const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
     const source = sourceOf(buf.slice(base, end), base, g);
+    // As the page hands a merged piece's buffers back to its worker: the next pieces overwrite
+    // them (in place here, where nothing is transferred).
+    const buffers = new EventBuffers();
     return {
       size: end - base,
       count: (onProgress, onShape) => countGroup(make, source, onProgress, onShape),
-      rows: (types, expected, onProgress, onPiece, chunks) => rowsGroup(make, source, types, expected, onProgress, onPiece, pieceRows, chunks),
+      rows: (types, expected, onProgress, onPiece, chunks) =>
+        rowsGroup(
+          make,
+          source,
+          types,
+          expected,
+          onProgress,
+          (piece, last) => {
+            onPiece(piece, last);
+            buffers.give(eventBuffers(piece));
+          },
+          pieceRows,
+          chunks,
+          { buffers, memory },
+        ),
+      buffers,
     };
   });
   return new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);

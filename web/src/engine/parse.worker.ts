@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser } from './parts';
+import { countGroup, EventBuffers, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -12,11 +12,13 @@ const ready = init();
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
 let group: { source: GroupSource; originMs: number } | null = null;
+/** Event column buffers of pieces the page has merged, for the next pieces. */
+const buffers = new EventBuffers();
 // Requests run one after another, though reading chunks is asynchronous.
 let queue: Promise<void> = Promise.resolve();
 
-async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<void> {
-  await ready;
+async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>): Promise<void> {
+  const { memory } = await ready;
   if (!group) throw new Error('The worker has no recording.');
   const { source, originMs } = group;
   const make = () => new Parser(originMs) as unknown as WasmParser;
@@ -35,6 +37,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' }>): Promise<vo
       (part, last) => post({ kind: last ? 'rows' : 'piece', id: req.id, part }, transferables(part)),
       undefined,
       req.chunks,
+      { buffers, memory },
     );
     // The file's bytes stay on disk from now on; later rounds and event details read them again.
     source.release();
@@ -55,6 +58,8 @@ self.onmessage = (e: MessageEvent<WorkerRequest>) => {
     group = { source: sourceOf(req.source, req.base, req.spans), originMs: req.originMs };
     return;
   }
+  // At once, not after the request under way: its next pieces take them.
+  if (req.kind === 'recycle') return buffers.give(req.buffers);
   queue = queue.then(() =>
     handle(req).catch((err: unknown) => {
       post({ kind: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) });

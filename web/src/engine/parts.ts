@@ -89,6 +89,65 @@ export function transferables(p: PartColumns): ArrayBuffer[] {
   return out;
 }
 
+/** The event columns of a part, in the order of the wasm Parser's `eventColumnAt`. */
+const EVENT_COLUMNS = [
+  ['eventType', Uint16Array],
+  ['eventStart', Float64Array],
+  ['eventDuration', Float32Array],
+  ['eventThread', Int32Array],
+  ['eventStack', Int32Array],
+  ['eventWeight', Float64Array],
+  ['eventState', Int32Array],
+  ['eventSubject', Int32Array],
+  ['eventValue', Float64Array],
+  ['eventPeer', Int32Array],
+  ['eventOffset', Float64Array],
+] as const;
+
+/** The buffers of a piece's event columns, in EVENT_COLUMNS order (for `EventBuffers.give`). */
+export function eventBuffers(p: PartColumns): ArrayBuffer[] {
+  return EVENT_COLUMNS.map(([k]) => p[k].buffer as ArrayBuffer);
+}
+
+/**
+ * Buffers for the event columns of a stream of pieces, handed back by the page once it has
+ * merged a piece: the next piece is copied out of wasm memory into them. Memory touched for the
+ * first time costs several times its copy (the system maps and zeroes each page), and a pick of
+ * millions of rows streams a gigabyte of pieces through each decoder.
+ */
+export class EventBuffers {
+  /** Per column, buffers free for the next piece (a few at most). */
+  private readonly free: ArrayBuffer[][] = EVENT_COLUMNS.map(() => []);
+  /** Columns copied into a buffer handed back (not a new one). */
+  reused = 0;
+
+  /** Buffers of a merged piece, in EVENT_COLUMNS order (eventBuffers). */
+  give(buffers: ArrayBuffer[]): void {
+    buffers.forEach((b, k) => {
+      if (k < this.free.length && this.free[k].length < 2) this.free[k].push(b);
+    });
+  }
+
+  /** The event rows `p` holds since its last piece, copied out of wasm `memory`. */
+  read(p: WasmParser, memory: WebAssembly.Memory): Pick<PartColumns, (typeof EVENT_COLUMNS)[number][0]> {
+    const n = p.pendingRows();
+    const out = {} as Record<string, ArrayBufferView>;
+    EVENT_COLUMNS.forEach(([name, T], k) => {
+      const at = p.eventColumnAt(k);
+      const bytes = n * T.BYTES_PER_ELEMENT;
+      const free = this.free[k];
+      const i = free.findIndex((b) => b.byteLength >= bytes);
+      // Room for a somewhat larger piece next time (pieces end where a chunk ends).
+      const buffer = i >= 0 ? free.splice(i, 1)[0] : new ArrayBuffer(bytes + (bytes >> 2));
+      if (i >= 0) this.reused++;
+      const to = new T(buffer, 0, n);
+      to.set(new T(memory.buffer, at, n));
+      out[name] = to;
+    });
+    return out as unknown as Pick<PartColumns, (typeof EVENT_COLUMNS)[number][0]>;
+  }
+}
+
 /** The wasm Parser's surface that decoding needs (keeps this module free of the glue). */
 export interface WasmParser {
   addChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
@@ -120,6 +179,8 @@ export interface WasmParser {
   eventValue(): Float64Array;
   eventPeer(): Int32Array;
   eventOffset(): Float64Array;
+  /** Byte address in wasm memory of event column k (EVENT_COLUMNS) of the rows since the last piece. */
+  eventColumnAt(k: number): number;
   describe(): string;
   shapeFirst(): number;
   shapeSamples(): Uint32Array;
@@ -128,7 +189,24 @@ export interface WasmParser {
   free(): void;
 }
 
-export function readPart(p: WasmParser): PartColumns {
+/** The rows since the last piece and the dictionary rows new since then; the event columns
+ * through `events` when given (buffers reused piece to piece), else in new arrays. */
+export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory: WebAssembly.Memory }): PartColumns {
+  const rows = events
+    ? events.buffers.read(p, events.memory)
+    : {
+        eventType: p.eventType(),
+        eventStart: p.eventStart(),
+        eventDuration: p.eventDuration(),
+        eventThread: p.eventThread(),
+        eventStack: p.eventStack(),
+        eventWeight: p.eventWeight(),
+        eventState: p.eventState(),
+        eventSubject: p.eventSubject(),
+        eventValue: p.eventValue(),
+        eventPeer: p.eventPeer(),
+        eventOffset: p.eventOffset(),
+      };
   return {
     strings: p.strings(),
     threadName: p.threadName(),
@@ -142,17 +220,7 @@ export function readPart(p: WasmParser): PartColumns {
     frameKind: p.frameKind(),
     stackFrame: p.stackFrame(),
     stackPrefix: p.stackPrefix(),
-    eventType: p.eventType(),
-    eventStart: p.eventStart(),
-    eventDuration: p.eventDuration(),
-    eventThread: p.eventThread(),
-    eventStack: p.eventStack(),
-    eventWeight: p.eventWeight(),
-    eventState: p.eventState(),
-    eventSubject: p.eventSubject(),
-    eventValue: p.eventValue(),
-    eventPeer: p.eventPeer(),
-    eventOffset: p.eventOffset(),
+    ...rows,
     description: JSON.parse(p.describe()) as Description,
   };
 }
@@ -356,7 +424,8 @@ export const PIECE_ROWS = 1 << 16;
  * Rows of `types` in a group (`expected` of them, from its count), or in its chunks at the
  * offsets `chunks` only (a time window), handed out in pieces as they
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
- * piece (`last`) carries the errors decoding met.
+ * piece (`last`) carries the errors decoding met. With `events`, the pieces' event columns are
+ * copied into the buffers the page hands back (EventBuffers).
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -367,6 +436,7 @@ export async function rowsGroup(
   onPiece: (piece: PartColumns, last: boolean) => void,
   pieceRows = PIECE_ROWS,
   chunks?: number[],
+  events?: { buffers: EventBuffers; memory: WebAssembly.Memory },
 ): Promise<void> {
   const p = make();
   try {
@@ -377,12 +447,12 @@ export async function rowsGroup(
       await eachChunk(g, onProgress, (b, o, i) => {
         p.rowsChunks(b, o, i, names);
         if (p.pendingRows() >= pieceRows) {
-          onPiece(readPart(p), false);
+          onPiece(readPart(p, events), false);
           p.nextPiece();
         }
       }, chunks, true);
     }
-    onPiece(readPart(p), true);
+    onPiece(readPart(p, events), true);
   } finally {
     p.free();
   }

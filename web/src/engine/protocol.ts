@@ -7,6 +7,8 @@
  *   rows {id, types, chunks?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
  *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
+ *   recycle {buffers}                               (no answer: a merged piece's event column
+ *                                                     buffers, for the next pieces to reuse)
  */
 import type { Description, PartColumns, ShapeBins } from './parts';
 import type { TablePart } from './type-table';
@@ -17,7 +19,8 @@ export type WorkerRequest =
   | { kind: 'count'; id: number; hold?: number }
   | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[] }
   | { kind: 'event'; id: number; chunk: number; offset: number }
-  | { kind: 'table'; id: number; type: string };
+  | { kind: 'table'; id: number; type: string }
+  | { kind: 'recycle'; buffers: ArrayBuffer[] };
 
 export type WorkerResponse =
   | { kind: 'progress'; id: number; done: number }

@@ -32,7 +32,8 @@ export interface GroupDecoder {
   /** `onShape`: the shape of what it counted so far, now and then. */
   count(onProgress: (done: number) => void, onShape?: (s: ShapeBins) => void): Promise<Description>;
   /** Rows of `types` (`expected` of them, as the count pass found), in pieces; the last one
-   * carries the errors decoding met. */
+   * carries the errors decoding met. `onPiece` keeps nothing of a piece's event columns: once
+   * it returns, their buffers go back to the decoder for its next pieces. */
   rows(
     types: string[],
     expected: number,
