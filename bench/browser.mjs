@@ -70,6 +70,30 @@ function chromiumRss(root, byType) {
   }
   return rss;
 }
+/** CPU time (user + system, seconds) of the browser and all its descendants so far. */
+function chromiumCpu(root) {
+  const kids = new Map();
+  const ticks = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(f[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(d));
+      ticks.set(Number(d), Number(f[11]) + Number(f[12]));
+    } catch {}
+  }
+  let sum = 0;
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop();
+    sum += ticks.get(pid) ?? 0;
+    todo.push(...(kids.get(pid) ?? []));
+  }
+  return sum / 100;
+}
 // The browser process: the one started with this run's marker flag (Chromium ignores it; the
 // bench's own pid in it, so another bench running at the same time is not measured instead).
 const browserPid = readdirSync('/proc')
@@ -393,6 +417,7 @@ try {
       await pickCdp.send('Profiler.setSamplingInterval', { interval: 500 });
       await pickCdp.send('Profiler.start');
     }
+    const cpu0 = browserPid ? chromiumCpu(browserPid) : 0;
     const t2 = performance.now();
     await page.getByLabel('Event', { exact: true }).selectOption(name);
     await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
@@ -405,6 +430,7 @@ try {
       .then(() => true)
       .catch(() => false);
     const secs = (performance.now() - t2) / 1000;
+    const cpuSecs = browserPid ? chromiumCpu(browserPid) - cpu0 : NaN;
     if (pickCdp) {
       const { profile } = await pickCdp.send('Profiler.stop');
       mkdirSync(process.env.CPU_PROFILE, { recursive: true });
@@ -417,7 +443,7 @@ try {
       console.log(`  picked ${name} (deferred) → still decoding after ${limit} s: ${await page.getByRole('status').textContent()}`);
       goal(`picking a deferred type (${name})`, `> ${limit} s (not shown)`, '< 1.5 s', false);
     } else {
-      console.log(`  picked ${name} (deferred) → its rows decoded and shown: ${secs.toFixed(2)} s; resident memory +${((peakRss - before) / 1e6).toFixed(0)} MB at peak`);
+      console.log(`  picked ${name} (deferred) → its rows decoded and shown: ${secs.toFixed(2)} s (CPU time of all Chromium processes meanwhile ${cpuSecs.toFixed(2)} s); resident memory +${((peakRss - before) / 1e6).toFixed(0)} MB at peak`);
       await page.waitForTimeout(200);
       const after = await page.evaluate(() => {
         const all = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:'));
