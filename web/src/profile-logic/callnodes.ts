@@ -290,6 +290,12 @@ function weighAll(t: CallNodeTable, weights: Float64Array, slots: Int32Array): N
  * deep, varied allocation stacks reaches millions of nodes from a few hundred thousand stacks).
  */
 export interface ReducedNodes {
+  /**
+   * Made on first use by the stack filters: per entry, the distinct method names of its chain
+   * (`chainNames` from `chainStart[e]` to `chainStart[e + 1]`), so a filter's names are matched
+   * per entry without walking the chains again.
+   */
+  chains?: { chainStart: Int32Array; chainNames: Int32Array };
   /** Per entry, its (deepest) call node; ascending, so callers come first. */
   node: Int32Array;
   /** Per entry, the entry of its chain's caller, -1 at a root. */
@@ -440,4 +446,33 @@ function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array):
     else sum += total[e];
   }
   return { r, self, total, sum };
+}
+
+/** The distinct method names of each entry's chain (ReducedNodes.chains), made once. */
+export function chainNames(t: CallNodeTable, r: ReducedNodes, strings: number): { chainStart: Int32Array; chainNames: Int32Array } {
+  if (r.chains) return r.chains;
+  const { prefix, name } = t;
+  const chainStart = new Int32Array(r.length + 1);
+  let out = new Int32Array(Math.max(1024, r.length * 2));
+  let n = 0;
+  // Per name, the last entry (plus one) that listed it.
+  const listed = new Int32Array(Math.max(strings, 1));
+  for (let e = 0; e < r.length; e++) {
+    chainStart[e] = n;
+    let g = r.node[e];
+    for (let k = 0; k < r.len[e] && g >= 0; k++, g = prefix[g]) {
+      const nm = name[g];
+      if (nm < 0 || nm >= listed.length || listed[nm] === e + 1) continue;
+      listed[nm] = e + 1;
+      if (n === out.length) {
+        const more = new Int32Array(n * 2);
+        more.set(out);
+        out = more;
+      }
+      out[n++] = nm;
+    }
+  }
+  chainStart[r.length] = n;
+  r.chains = { chainStart, chainNames: out.slice(0, n) };
+  return r.chains;
 }

@@ -9,7 +9,7 @@
  */
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
-import { callNodes, type CallNodeTable } from './callnodes';
+import { callNodes, chainNames, entryOf, type CallNodeTable, type ReducedNodes } from './callnodes';
 import { firstReachingPast, ListMemo } from './event-index';
 import { hasInstances } from './kinds';
 import type { Cumulative } from './running-counts';
@@ -64,10 +64,14 @@ export class StackFilter {
   private readonly names: Uint8Array;
   private readonly nodes: CallNodeTable;
   private readonly path: Int32Array;
+  /** Per entry of `reduced`: its memo value, all made on first use; null without reduced nodes. */
+  private entryMemo: Uint8Array | null = null;
   constructor(
     private readonly profile: Profile,
     private readonly inc: Matcher | null,
     private readonly exc: Matcher | null,
+    /** The type's reduced call nodes: its rows are resolved per entry, each chain's names matched once. */
+    readonly reduced: ReducedNodes | null = null,
   ) {
     this.nodes = callNodes(profile);
     this.ofStack = this.nodes.ofStack;
@@ -133,7 +137,32 @@ export class StackFilter {
     const g = s >= 0 && s < this.ofStack.length ? this.ofStack[s] : -1;
     if (g < 0) return 1;
     const v = this.memo[g];
-    return v === 0 ? this.resolveNode(g) : v;
+    if (v !== 0) return v;
+    if (this.reduced) {
+      const e = entryOf(this.reduced, g);
+      if (e >= 0) return (this.entryMemo ?? this.resolveEntries())[e];
+    }
+    return this.resolveNode(g);
+  }
+
+  /** Every entry of the reduced nodes, callers first: its caller's bits and its chain's names. */
+  private resolveEntries(): Uint8Array {
+    const r = this.reduced!;
+    const { chainStart, chainNames: names } = chainNames(this.nodes, r, this.profile.strings.length);
+    const out = new Uint8Array(r.length);
+    const bits = this.names;
+    for (let e = 0; e < r.length; e++) {
+      const u = r.up[e];
+      let b = u >= 0 ? out[u] - 1 : 0;
+      for (let j = chainStart[e]; j < chainStart[e + 1]; j++) {
+        const n = names[j];
+        const v = bits[n];
+        b |= v === 0 ? this.nameBits(n) : v - 1;
+      }
+      out[e] = b + 1;
+    }
+    this.entryMemo = out;
+    return out;
   }
 
   /** Whether the filters keep stack row `s`. */
@@ -177,6 +206,8 @@ export interface FilterSpec {
    * whose tag matches.
    */
   span?: Matcher | null;
+  /** The type's reduced call nodes (callnodes.ts reduceNodes): the stack filters resolve its rows per entry. */
+  reduced?: ReducedNodes | null;
 }
 
 /** Per thread row: the union of its spans whose tag `re` matches, by start. */
@@ -278,7 +309,7 @@ export function eventTest(profile: Profile, spec: FilterSpec): EventTest | null 
   const duration = spec.duration ?? null;
   const spans = spec.span ? spanTracks(profile, spec.span) : null;
   if (!inc && !exc && state === -2 && !subject && !duration && !spans) return null;
-  const stackOk = inc || exc ? new StackFilter(profile, inc, exc) : null;
+  const stackOk = inc || exc ? new StackFilter(profile, inc, exc, spec.reduced ?? null) : null;
   const instances = hasInstances(profile.eventTypes[spec.type]?.kind);
   return {
     stackOk,
@@ -467,7 +498,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
       events += list.length;
       reads += stackOnly && list.length >= BY_IDS ? stacksOf(profile, list).rows.length : list.length;
     }
-    if (reads * 4 >= filter.memo.length) filter.resolveAll();
+    if (reads * 4 >= filter.memo.length && !filter.reduced) filter.resolveAll();
     many = events * 4 >= profile.stacks.length;
   }
   const rowKeep = stackOnly && many && lists.some((l) => l.length > 0 && l.length < BY_IDS) ? new Uint8Array(profile.stacks.length) : null;

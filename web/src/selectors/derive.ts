@@ -135,9 +135,13 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const basePass = useMemo(() => filterLists(profile, baseSpec, lists.parts, ofType, running), [profile, baseSpec, lists, ofType, running]);
   const stack = stackRe.ok ? stackRe.re : null;
   const exclude = excludeRe.ok ? excludeRe.re : null;
+  // The call nodes the type's stacks reach, chains merged: the stack filters resolve the type's
+  // stacks and the call tree sums its weights over these (callnodes.ts reduceNodes), not over
+  // every node of every type's stacks.
+  const reduced = useMemo(() => reduceNodes(profile, candidates), [profile, candidates]);
   const pass = useMemo(
-    () => (stack || exclude ? filterLists(profile, { ...baseSpec, stack, exclude }, lists.parts, ofType, running) : basePass),
-    [profile, baseSpec, stack, exclude, basePass, lists, ofType, running],
+    () => (stack || exclude ? filterLists(profile, { ...baseSpec, stack, exclude, reduced }, lists.parts, ofType, running) : basePass),
+    [profile, baseSpec, stack, exclude, basePass, lists, ofType, running, reduced],
   );
   const filtered = pass.filtered;
   // Interval types: each list's reach (running maximum of ends), so a range finds the waits
@@ -196,9 +200,6 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return sum / Math.max(b - a, 1e-9);
   }, [tracks, filtered, s.range, profile]);
   // Weights of the events without the stack filters, once per change of the others or the range.
-  // The call nodes the type's stacks reach, chains merged: the call tree and its total are
-  // summed over these (callnodes.ts reduceNodes), not over every node of every type's stacks.
-  const reduced = useMemo(() => reduceNodes(profile, candidates), [profile, candidates]);
   const baseWeights = useMemo(() => withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced), [profile, baseParts, s.range, weightMode, reduced]);
   const weights = useMemo(
     () => (pass.stack ? withReduced(keptWeights(profile, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights),

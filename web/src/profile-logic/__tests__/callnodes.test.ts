@@ -234,6 +234,14 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         // The same through the loop that also counts running states, and through the per-event test.
         const withRunning = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() }, lists.parts, ofType, new Uint8Array(p.strings.length));
         expect(withRunning.filtered.match).toEqual(filtered.match);
+        // And with the stacks resolved per entry of the type's reduced nodes (its chains' names).
+        const byEntries = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set(), reduced: reduceNodes(p, eventsOfType(index, 0)) }, lists.parts, ofType, null);
+        expect(byEntries.filtered.match).toEqual(filtered.match);
+        if (stack.re || exclude.re) {
+          const plain = new StackFilter(p, stack.re, exclude.re);
+          for (let i = 0; i < p.events.length; i++) if (p.events.stack[i] >= 0 && byEntries.stack!.test(p.events.stack[i]) !== plain.test(p.events.stack[i])) wrong.push(i);
+          expect(wrong, `${inc} / ${exc} (per entry)`).toEqual([]);
+        }
         const test = eventTest(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() });
         for (let i = 0; i < p.events.length; i++) if (p.events.stack[i] >= 0 && (test ? passes(test, i) : true) !== keep(i)) wrong.push(i);
         expect(wrong, `${inc} / ${exc} (eventTest)`).toEqual([]);
