@@ -86,6 +86,11 @@ export class StackFilter {
     }
   }
 
+  /** The profile the filter reads. */
+  profileOf(): Profile {
+    return this.profile;
+  }
+
   private nameBits(n: number): number {
     let v = this.names[n];
     if (v === 0) {
@@ -140,9 +145,15 @@ export class StackFilter {
     if (v !== 0) return v;
     if (this.reduced) {
       const e = entryOf(this.reduced, g);
-      if (e >= 0) return (this.entryMemo ?? this.resolveEntries())[e];
+      // Kept for the node too: the row is looked up again (its weight kept or not).
+      if (e >= 0) return (this.memo[g] = this.entryValue(e));
     }
     return this.resolveNode(g);
+  }
+
+  /** The memo value of entry `e` of the reduced nodes. */
+  entryValue(e: number): number {
+    return (this.entryMemo ?? this.resolveEntries())[e];
   }
 
   /** Every entry of the reduced nodes, callers first: its caller's bits and its chain's names. */
@@ -391,6 +402,8 @@ interface ListStacks {
   /** The distinct stack rows (negative: no stack, stack lost), in the order first met. */
   rows: Int32Array;
   ids: Uint8Array | Uint16Array | Int32Array;
+  /** Per distinct row, its entry in `of` (reduced nodes), -1 for none; made on first use. */
+  entries?: { of: ReducedNodes; entry: Int32Array };
 }
 
 const listStacks = new ListMemo<ListStacks>();
@@ -435,7 +448,16 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
   const { rows, ids } = ls;
   const keeps = filter.keeps;
   const keepOf = new Uint8Array(rows.length);
-  for (let j = 0; j < rows.length; j++) keepOf[j] = rows[j] >= 0 ? keeps[filter.resolve(rows[j])] : noStack;
+  const reduced = filter.reduced;
+  if (reduced && ls.entries?.of !== reduced) {
+    const ofStack = callNodes(filter.profileOf()).ofStack;
+    ls.entries = { of: reduced, entry: Int32Array.from(rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1)) };
+  }
+  const entry = reduced ? ls.entries!.entry : null;
+  for (let j = 0; j < rows.length; j++) {
+    const s = rows[j];
+    keepOf[j] = s < 0 ? noStack : keeps[entry && entry[j] >= 0 ? filter.entryValue(entry[j]) : filter.resolve(s)];
+  }
   let cm = 0;
   if (!running) {
     for (let k = 0; k < ids.length; k++) {
