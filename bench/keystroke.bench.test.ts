@@ -159,7 +159,7 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   const baseWeights = withReduced(weightsInRange(p, baseParts, null, mode), reduced);
   lap('setup (not per keystroke)');
   // Without stack filters, the events and weights of the other filters are the view's as they were.
-  const pass = stack ? filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running) : base;
+  const pass = stack ? filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set(), reduced }, lists.parts, ofType, running) : base;
   lap('filters');
   const parts = pass === base ? baseParts : interval ? pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) })) : pass.cums;
   const byThread = parts.slice(0, lists.byThread.length);
