@@ -1,5 +1,5 @@
-//! The browser's count pass (every event's type and size, the shape, no rows), chunk by chunk,
-//! and its speed: `cargo run --release --example count_pass -- FILE [RUNS]`.
+//! The browser's count pass (`Pass::Overview`: every event's type and size, the shape, no
+//! rows), chunk by chunk, and its speed: `cargo run --release --example count_pass -- FILE [RUNS]`.
 
 use std::time::Instant;
 
@@ -11,7 +11,7 @@ fn main() {
     let (headers, _) = jfrscope_parser::chunk_headers(&data);
     let opts = jfrscope_parser::Options {
         only: None,
-        pass: jfrscope_parser::Pass::Count,
+        pass: jfrscope_parser::Pass::Overview,
     };
     let mut times = Vec::new();
     let mut rec = None;

@@ -23,7 +23,7 @@ use crate::Recording;
 use rustc_hash::FxHashMap;
 
 /// Types whose events feed the recording's description.
-const INFO_TYPES: [&str; 5] =
+pub(crate) const INFO_TYPES: [&str; 5] =
     ["jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation", "jdk.ActiveSetting", "jdk.InitialSystemProperty"];
 
 /// The row in `rec.types` of event class `c`, added on first sight (by name).

@@ -23,6 +23,7 @@ pub mod reader;
 mod resolve;
 pub mod shape;
 mod sink;
+pub mod sparse;
 pub mod table;
 mod ticks;
 pub mod value;

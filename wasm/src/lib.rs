@@ -29,6 +29,44 @@ struct Sent {
     stacks: usize,
 }
 
+/// One chunk read for the count pass in parts: only what the count needs (the parser's
+/// `sparse` module), the rest never leaves the file.
+///
+/// ```text
+/// new SparseChunk(offset, size) ─ (need() → [from, to] ─ read those bytes ─ feed(bytes))* until need() is empty ─ parser.countSparse(chunk, index)
+/// ```
+#[wasm_bindgen]
+pub struct SparseChunk {
+    inner: jfrscope_parser::sparse::Sparse,
+    offset: u64,
+}
+
+#[wasm_bindgen]
+impl SparseChunk {
+    /// The chunk at absolute `offset`, of which `size` bytes are in the file.
+    #[wasm_bindgen(constructor)]
+    pub fn new(offset: f64, size: f64) -> SparseChunk {
+        SparseChunk { inner: jfrscope_parser::sparse::Sparse::new(offset as u64, size as usize), offset: offset as u64 }
+    }
+
+    /// The next byte range to read, relative to the chunk's start, as [from, to]; empty when
+    /// the count has what it needs.
+    pub fn need(&self) -> Vec<f64> {
+        self.inner.need().map(|r| vec![r.start as f64, r.end as f64]).unwrap_or_default()
+    }
+
+    /// The bytes of the range `need` gave.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.inner.feed(bytes)
+    }
+
+    /// Bytes read so far.
+    #[wasm_bindgen(js_name = bytesRead)]
+    pub fn bytes_read(&self) -> f64 {
+        self.inner.bytes_read() as f64
+    }
+}
+
 /// An accumulating decoder of one file's chunks.
 #[wasm_bindgen]
 pub struct Parser {
@@ -67,6 +105,14 @@ impl Parser {
     pub fn count_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
         let opts = Options { only: None, pass: jfrscope_parser::Pass::Overview };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
+    }
+
+    /// Count one chunk read sparsely ([`SparseChunk`], its reads done), as `countChunks` counts
+    /// its whole bytes.
+    #[wasm_bindgen(js_name = countSparse)]
+    pub fn count_sparse(&mut self, chunk: SparseChunk, first_chunk: u32) {
+        let opts = Options { only: None, pass: jfrscope_parser::Pass::Overview };
+        jfrscope_parser::parse_into(chunk.inner.bytes(), chunk.offset, first_chunk as usize, &opts, &mut self.rec);
     }
 
     /// Decode rows of the types named in `names` (one name per line) only, and the errors met

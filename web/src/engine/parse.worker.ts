@@ -3,8 +3,8 @@
  * transferred to it) and runs the passes the page asks for on them, one at a time, in order.
  * See protocol.ts for the messages.
  */
-import init, { Parser, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, EventBuffers, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser } from './parts';
+import init, { Parser, SparseChunk, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
+import { countGroup, EventBuffers, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -23,10 +23,11 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
   const { source, originMs } = group;
   const make = () => new Parser(originMs) as unknown as WasmParser;
   const progress = (done: number) => post({ kind: 'progress', id: req.id, done });
+  const sparse = (offset: number, size: number) => new SparseChunk(offset, size) as unknown as WasmSparseChunk;
   if (req.kind === 'count') {
     source.hold(req.hold);
     const shape = (s: ShapeBins) => post({ kind: 'shape', id: req.id, shape: s }, [s.samples.buffer, s.allocs.buffer, s.waiting.buffer] as ArrayBuffer[]);
-    post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress, shape) });
+    post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress, shape, sparse) });
   } else if (req.kind === 'rows') {
     await rowsGroup(
       make,

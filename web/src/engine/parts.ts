@@ -152,6 +152,8 @@ export class EventBuffers {
 export interface WasmParser {
   addChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
   countChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
+  /** Count a chunk read in part (a SparseChunk, consumed). */
+  countSparse(chunk: WasmSparseChunk, firstChunk: number): void;
   rowsChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number, names: string): void;
   reserveRows(rows: number): void;
   pendingRows(): number;
@@ -186,6 +188,18 @@ export interface WasmParser {
   shapeSamples(): Uint32Array;
   shapeAllocs(): Uint32Array;
   shapeWaiting(): Float64Array;
+  free(): void;
+}
+
+/**
+ * The wasm SparseChunk: one chunk read for the count pass in parts, as it asks (the bodies of
+ * the checkpoints the count never looks into, a profile's stack traces, are not read).
+ */
+export interface WasmSparseChunk {
+  /** The next range to read, relative to the chunk, as [from, to]; empty when done. */
+  need(): Float64Array;
+  feed(bytes: Uint8Array): void;
+  bytesRead(): number;
   free(): void;
 }
 
@@ -249,6 +263,11 @@ export interface GroupSource {
    */
   hold(limit?: number): void;
   release(): void;
+  /**
+   * Whether the count pass reads its chunks in part: a File whose chunks it would not all keep
+   * for the first round (a smaller one is read whole once, and kept).
+   */
+  readsInPart(): boolean;
 }
 
 function unreadable(e: unknown): Error {
@@ -348,6 +367,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
     each,
     hold: (limit = Infinity) => void (held ??= { chunks: new Map(), bytes: 0, limit }),
     release: () => void (held = null),
+    readsInPart: () => data instanceof Blob && spans.length > 0 && (held?.limit ?? 0) < size,
   };
 }
 
@@ -393,24 +413,79 @@ export function describeCounted(p: WasmParser): Description {
 /** How often a count pass hands out its shape so far (ms). */
 export const SHAPE_EVERY_MS = 400;
 
-/** Counts, description and errors of a group: the count pass; its shape so far now and then. */
+/** Chunks a count pass reading in part has in flight (each reads its parts one after another). */
+export const PARTLY_AT_ONCE = 4;
+
+/** One chunk read as the count asks, a range at a time. */
+async function readPartly(g: GroupSource, s: ChunkSpan, make: (offset: number, size: number) => WasmSparseChunk): Promise<WasmSparseChunk> {
+  const c = make(s.offset, s.size);
+  try {
+    for (let r = c.need(); r.length === 2; r = c.need()) c.feed(await g.read(s.offset + r[0], r[1] - r[0]));
+    return c;
+  } catch (e) {
+    c.free();
+    throw e;
+  }
+}
+
+/**
+ * The chunks of a group read in part (`PARTLY_AT_ONCE` at a time) and counted in order; the
+ * chunks not counted yet are let go if a read fails.
+ */
+async function countPartly(p: WasmParser, g: GroupSource, make: (offset: number, size: number) => WasmSparseChunk, onProgress: (done: number) => void, counted: () => void) {
+  const reads: Promise<WasmSparseChunk>[] = [];
+  const start = (k: number) => {
+    if (k >= g.spans.length) return;
+    reads[k] = readPartly(g, g.spans[k], make);
+    // A read failing ahead of its turn is reported when its turn comes, not as unhandled.
+    reads[k].catch(() => {});
+  };
+  for (let k = 0; k < PARTLY_AT_ONCE; k++) start(k);
+  let done = 0;
+  let k = 0;
+  try {
+    for (; k < g.spans.length; k++) {
+      const c = await reads[k];
+      start(k + PARTLY_AT_ONCE);
+      p.countSparse(c, g.spans[k].index);
+      done += g.spans[k].size;
+      onProgress(done);
+      counted();
+    }
+  } catch (e) {
+    // The chunks read ahead and not counted are let go.
+    reads.slice(k + 1).forEach((r) => r.then((c) => c.free(), () => {}));
+    throw e;
+  }
+}
+
+/**
+ * Counts, description and errors of a group: the count pass; its shape so far now and then. A
+ * File the pass does not keep is read in part when `sparse` makes the chunks (readsInPart).
+ */
 export async function countGroup(
   make: () => WasmParser,
   g: GroupSource,
   onProgress: (done: number) => void,
   onShape?: (shape: ShapeBins) => void,
+  sparse?: (offset: number, size: number) => WasmSparseChunk,
 ): Promise<Description> {
   const p = make();
   try {
     let last = performance.now();
-    await eachChunk(g, onProgress, (b, o, i) => {
-      p.countChunks(b, o, i);
-      // The bins so far, now and then: the overview fills in while the count goes on.
+    // The bins so far, now and then: the overview fills in while the count goes on.
+    const counted = () => {
       if (onShape && performance.now() - last >= SHAPE_EVERY_MS) {
         last = performance.now();
         onShape(shapeOf(p));
       }
-    });
+    };
+    if (sparse && g.readsInPart()) await countPartly(p, g, sparse, onProgress, counted);
+    else
+      await eachChunk(g, onProgress, (b, o, i) => {
+        p.countChunks(b, o, i);
+        counted();
+      });
     return describeCounted(p);
   } finally {
     p.free();
