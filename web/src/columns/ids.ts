@@ -191,13 +191,4 @@ export class PrefixTree {
   prefixColumn(): Int32Array {
     return this.prefixes.slice(0, this.size);
   }
-
-  /**
-   * The rows' lists of children, latest first (views, not copies, valid until the next `id`):
-   * `first[row]` its first child, `next[row]` the next of its siblings, -1 at a list's end;
-   * `root` the first row at the root (the others follow through `next`).
-   */
-  children(): { first: Int32Array; next: Int32Array; root: number } {
-    return { first: this.first.subarray(0, this.size), next: this.next.subarray(0, this.size), root: this.rootFirst };
-  }
 }

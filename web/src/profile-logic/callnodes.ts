@@ -25,8 +25,9 @@ export interface CallNodeTable {
   name: Int32Array;
   /** The frame kind of the first frame merged into the node. */
   kind: Uint8Array;
-  /** 1 where the node's method appears nowhere among its callers (recursion counted once). */
-  outermost: Uint8Array;
+  /** 1 where the node's method appears nowhere among its callers (recursion counted once);
+   * found on first use (top methods, a lock's holder), not for every flame graph. */
+  readonly outermost: Uint8Array;
   /** Distance from the root (0 at a root). */
   depth: Int32Array;
   maxDepth: number;
@@ -86,11 +87,15 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   const n = tree.size;
   const prefix = tree.prefixColumn();
   const name = tree.frameColumn();
+  const names = profile.strings.length;
+  let outermost: Uint8Array | null = null;
   return {
     prefix,
     name,
     kind: kind.slice(0, n),
-    outermost: outermostOf(tree, prefix, name, profile.strings.length),
+    get outermost() {
+      return (outermost ??= outermostOf(prefix, name, names));
+    },
     depth: depth.slice(0, n),
     maxDepth,
     ofStack,
@@ -102,13 +107,26 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
 }
 
 /**
- * Per node, whether its name is absent from its callers: a depth-first walk along the tree's
- * lists of children, counting the names on the path (no stack: leaving a node goes to its next
- * sibling, or up to its caller's).
+ * Per node, whether its name is absent from its callers: each node's list of callees (first
+ * callee, next sibling), then a depth-first walk along them counting the names on the path (no
+ * stack: leaving a node goes to its next sibling, or up to its caller's).
  */
-function outermostOf(tree: PrefixTree, prefix: Int32Array, name: Int32Array, names: number): Uint8Array {
-  const { first, next, root } = tree.children();
-  const out = new Uint8Array(tree.size);
+function outermostOf(prefix: Int32Array, name: Int32Array, names: number): Uint8Array {
+  const n = prefix.length;
+  const first = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n);
+  let root = -1;
+  for (let k = n - 1; k >= 0; k--) {
+    const p = prefix[k];
+    if (p >= 0) {
+      next[k] = first[p];
+      first[p] = k;
+    } else {
+      next[k] = root;
+      root = k;
+    }
+  }
+  const out = new Uint8Array(n);
   const onPath = new Int32Array(Math.max(names, 1));
   let x = root;
   while (x >= 0) {
