@@ -251,10 +251,11 @@ export interface GroupSource {
   /** One chunk's bytes (the event panel). */
   read(offset: number, size: number): Promise<Uint8Array>;
   /**
-   * Every chunk's bytes in order, the next being read while the caller decodes this one; `drop`:
-   * let go of each held chunk once handed out (the pass the chunks were held for).
+   * Every chunk's bytes in order (or those of `only`, some of `spans` in order), the next being
+   * read while the caller decodes this one; `drop`: let go of each held chunk once handed out
+   * (the pass the chunks were held for).
    */
-  each(drop?: boolean): AsyncGenerator<Uint8Array>;
+  each(drop?: boolean, only?: ChunkSpan[]): AsyncGenerator<Uint8Array>;
   /**
    * Keep the chunks read from a File, up to `limit` bytes, until `release()`: a lazy load's count
    * pass reads each chunk once and its first rows round decodes the same bytes again; what fits
@@ -314,7 +315,7 @@ export async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]
   }
 }
 
-export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpan[]): GroupSource {
+export function sourceOf(data: Blob | ArrayBuffer, base: number, all: ChunkSpan[]): GroupSource {
   const size = data instanceof Blob ? data.size : data.byteLength;
   let held: { chunks: Map<number, Uint8Array>; bytes: number; limit: number } | null = null;
   const read = async (offset: number, n: number): Promise<Uint8Array> => {
@@ -327,7 +328,8 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
       throw unreadable(e);
     }
   };
-  async function* each(drop = false): AsyncGenerator<Uint8Array> {
+  async function* each(drop = false, only?: ChunkSpan[]): AsyncGenerator<Uint8Array> {
+    const spans = only ?? all;
     if (!(data instanceof Blob)) {
       for (const s of spans) yield read(s.offset, s.size);
       return;
@@ -362,12 +364,12 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
   return {
     base,
     size,
-    spans,
+    spans: all,
     read,
     each,
     hold: (limit = Infinity) => void (held ??= { chunks: new Map(), bytes: 0, limit }),
     release: () => void (held = null),
-    readsInPart: () => data instanceof Blob && spans.length > 0 && (held?.limit ?? 0) < size,
+    readsInPart: () => data instanceof Blob && all.length > 0 && (held?.limit ?? 0) < size,
   };
 }
 
@@ -378,20 +380,12 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, spans: ChunkSpa
 async function eachChunk(g: GroupSource, onProgress: (done: number) => void, f: (b: Uint8Array, offset: number, index: number) => void, only?: number[], drop = false) {
   if (g.spans.length === 0) return f(await g.read(g.base, g.size), g.base, 0);
   let done = 0;
-  if (only) {
-    // A time window: only the chunks at these offsets, each read on its own.
-    const want = new Set(only);
-    for (const s of g.spans) {
-      if (!want.has(s.offset)) continue;
-      f(await g.read(s.offset, s.size), s.offset, s.index);
-      done += s.size;
-      onProgress(done);
-    }
-    return;
-  }
+  // A time window: only the chunks at these offsets, read ahead as a whole pass's are.
+  const want = only && new Set(only);
+  const spans = want ? g.spans.filter((s) => want.has(s.offset)) : g.spans;
   let k = 0;
-  for await (const bytes of g.each(drop)) {
-    const s = g.spans[k++];
+  for await (const bytes of g.each(drop, want ? spans : undefined)) {
+    const s = spans[k++];
     f(bytes, s.offset, s.index);
     done += s.size;
     onProgress(done);

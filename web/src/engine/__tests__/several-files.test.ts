@@ -202,6 +202,24 @@ describe('reading a File slice ahead of the pass', () => {
     expect(blob.maxInFlight).toBe(450);
   });
 
+  it('reads a time window\'s chunks ahead too, in order, the others not at all', async () => {
+    const blob = new Gated([bytes]);
+    const src = sourceOf(blob, 0, spans);
+    const window = [spans[1], spans[3], spans[4]];
+    const got: Uint8Array[] = [];
+    const pass = (async () => {
+      for await (const b of src.each(true, window)) got.push(b);
+    })();
+    for (let i = 0; i < 100 && (blob.waiting.length || got.length < window.length); i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      blob.waiting[0]?.go();
+    }
+    await pass;
+    expect(got.map((b) => Array.from(b))).toEqual(window.map((s) => Array.from(bytes.subarray(s.offset, s.offset + s.size))));
+    // All three asked for at once (300 + 250 + 300 bytes), not one after another.
+    expect(blob.maxInFlight).toBe(850);
+  });
+
   it('reads a chunk larger than the bytes allowed ahead on its own', async () => {
     const blob = new Gated([bytes]);
     const got: number[] = [];
