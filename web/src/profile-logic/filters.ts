@@ -443,6 +443,23 @@ function stacksOf(profile: Profile, list: Int32Array): ListStacks {
   });
 }
 
+/**
+ * Make ahead what the first stack-filter keystroke on a type would make: each long list's stack
+ * ids, and their entries in the type's reduced nodes.
+ */
+export function prepareStackFilters(profile: Profile, lists: readonly Int32Array[], reduced: ReducedNodes | null): void {
+  const ofStack = reduced ? callNodes(profile).ofStack : null;
+  for (const list of lists) {
+    if (list.length < BY_IDS) continue;
+    const ls = stacksOf(profile, list);
+    if (reduced && ofStack && ls.entries?.of !== reduced) ls.entries = { of: reduced, entry: entriesOf(ls.rows, ofStack, reduced) };
+  }
+}
+
+function entriesOf(rows: Int32Array, ofStack: Int32Array, reduced: ReducedNodes): Int32Array {
+  return Int32Array.from(rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1));
+}
+
 /** countKept over a list's stack ids: the filters tested once per distinct stack of the list. */
 function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['events'], filter: StackFilter, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
   const { rows, ids } = ls;
@@ -451,7 +468,7 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
   const reduced = filter.reduced;
   if (reduced && ls.entries?.of !== reduced) {
     const ofStack = callNodes(filter.profileOf()).ofStack;
-    ls.entries = { of: reduced, entry: Int32Array.from(rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1)) };
+    ls.entries = { of: reduced, entry: entriesOf(rows, ofStack, reduced) };
   }
   const entry = reduced ? ls.entries!.entry : null;
   for (let j = 0; j < rows.length; j++) {

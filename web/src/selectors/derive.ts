@@ -6,13 +6,13 @@
  *     time-sorted lists) ─ lanes, histogram, range count ─ weights per stack ─ call tree, top
  *     methods, compare
  */
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { reduceNodes, withReduced } from '../profile-logic/callnodes';
 import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalOf, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, prepareStackFilters, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
@@ -143,6 +143,14 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     () => (stack || exclude ? filterLists(profile, { ...baseSpec, stack, exclude, reduced }, lists.parts, ofType, running) : basePass),
     [profile, baseSpec, stack, exclude, basePass, lists, ofType, running, reduced],
   );
+  // Once the type is shown, while the page is idle: what the first keystroke in a stack filter
+  // would otherwise make (each long list's stack ids).
+  useEffect(() => {
+    const idle = (window as Window & { requestIdleCallback?: (f: () => void) => number }).requestIdleCallback;
+    if (!idle) return;
+    const id = idle(() => prepareStackFilters(profile, lists.parts, reduced));
+    return () => window.cancelIdleCallback?.(id);
+  }, [profile, lists, reduced]);
   const filtered = pass.filtered;
   // Interval types: each list's reach (running maximum of ends), so a range finds the waits
   // that began before it and last into it.
