@@ -32,7 +32,7 @@ const SKIP_MIN: usize = 64 * 1024;
 
 #[derive(Debug, Clone, PartialEq)]
 enum State {
-    /// The chunk header.
+    /// The chunk header, with the first window of events.
     Header,
     /// The metadata event, from `at`; `to` read so far.
     Meta { at: usize, to: usize },
@@ -53,6 +53,8 @@ pub struct Sparse {
     meta: Option<(Metadata, bool)>,
     meta_range: Range<usize>,
     compressed: bool,
+    /// Bytes read from the start (the header and the first events).
+    first: usize,
     window: usize,
     read: usize,
 }
@@ -60,14 +62,14 @@ pub struct Sparse {
 impl Sparse {
     /// A chunk at absolute `offset` of which `size` bytes are in the file.
     pub fn new(offset: u64, size: usize) -> Sparse {
-        Sparse { offset, bytes: vec![0; size], state: State::Header, needed: Vec::new(), meta: None, meta_range: 0..0, compressed: false, window: MIN_WINDOW, read: 0 }
+        Sparse { offset, bytes: vec![0; size], state: State::Header, needed: Vec::new(), meta: None, meta_range: 0..0, compressed: false, first: 0, window: MIN_WINDOW, read: 0 }
     }
 
     /// The chunk-relative byte range to read next, or `None` when the overview has what it needs.
     pub fn need(&self) -> Option<Range<usize>> {
         let size = self.bytes.len();
         let r = match self.state {
-            State::Header => 0..HEADER_SIZE.min(size),
+            State::Header => 0..MIN_WINDOW.min(size),
             State::Meta { at, to } => to..(at.max(to) + META_GUESS).min(size).max(to),
             State::Walk { loaded, want, .. } => {
                 let mut end = (loaded + self.window).max(want).min(size);
@@ -100,8 +102,13 @@ impl Sparse {
                 Ok(h) if (h.meta_offset as usize) >= HEADER_SIZE && (h.meta_offset as usize) < self.bytes.len() => {
                     let at = h.meta_offset as usize;
                     self.compressed = h.compressed;
+                    self.first = r.end;
                     self.meta_range = at..at;
-                    State::Meta { at, to: at }
+                    if at < r.end {
+                        self.after_meta(at, r.end)
+                    } else {
+                        State::Meta { at, to: at }
+                    }
                 }
                 _ => State::Rest { from: r.end },
             },
@@ -149,7 +156,7 @@ impl Sparse {
         self.meta_range = at..to;
         self.needed = needed_classes(&md);
         self.meta = Some((md, compressed));
-        self.walk(HEADER_SIZE, HEADER_SIZE)
+        self.walk(HEADER_SIZE, self.first)
     }
 
     /// Walk the event headers from `pos` over the bytes read (up to `loaded`, and the metadata),
@@ -158,7 +165,7 @@ impl Sparse {
         let Some((md, compressed)) = &self.meta else { return State::Rest { from: loaded } };
         let size = self.bytes.len();
         loop {
-            if loaded == self.meta_range.start {
+            if self.meta_range.contains(&loaded) {
                 loaded = self.meta_range.end;
             }
             if pos >= size {
