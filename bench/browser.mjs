@@ -20,6 +20,7 @@
 //   CPU_PROFILE=dir writes Chromium CPU profiles of the keystrokes, the wheel steps and the pick
 //   (dir/keys-<type>.cpuprofile, dir/zoom-<type>.cpuprofile, dir/pick-<type>.cpuprofile;
 //   TRACE=dir a Chromium trace of the keystrokes (dir/keys.trace.json: style, layout, paint);
+//   KEY_ROUNDS=n types the keystrokes' sequence n times (default 1) for a steadier median;
 //   `node bench/cpuprofile.mjs FILE` lists where the time went; build with `npx vite build
 //   --minify false` first to read the page's own function names).
 import { spawn } from 'node:child_process';
