@@ -167,11 +167,12 @@ export class PrefixTree {
   }
 
   private grow(): void {
-    // Four times the room: a merge of millions of rows copies a third as much as by doubling,
-    // and the room not used yet costs no memory until it is written (fresh pages are mapped
-    // when first touched).
+    // Four times the room up to 16 M rows: a merge of millions of rows copies a third as much
+    // as by doubling, and the room not used yet costs no memory until it is written (fresh
+    // pages are mapped when first touched); past that, twice (gigabytes of address space).
+    const times = this.frames.length < 1 << 24 ? 4 : 2;
     const more = <T extends Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 4);
+      const b = new (a.constructor as new (n: number) => T)(a.length * times);
       b.set(a);
       return b;
     };
