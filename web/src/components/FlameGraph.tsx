@@ -21,6 +21,7 @@ import { select } from 'd3';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CallNode } from '../profile-logic/calltree';
 import { direction, formatP, type DiffNode } from '../profile-logic/compare';
+import { drawableFrames, type FrameNode } from '../profile-logic/flame-frames';
 import { formatPercent, formatWeight } from '../profile-logic/format';
 import { step, type NavKey, type NavNode } from '../profile-logic/flamenav';
 import { visibleName } from '../profile-logic/names';
@@ -68,6 +69,9 @@ const ROOT_COLOR = '#dee2e6';
 type Node = FlameNode<CallNode> & NavNode & { id?: number };
 
 const MIN_FRAME_PX = 1;
+
+/** The name the chart shows and sorts frames by. */
+const shownName = (n: CallNode) => visibleName(n.name);
 
 /** A frame in words: name, total and self with their shares of the graph's root. */
 function describeFrame(d: Node, mode: WeightMode, total: number): string {
@@ -128,6 +132,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
   // The tree the live chart shows (its tooltips and colours read it here, so a new tree of the
   // same kind updates the chart in place: no new chart, no new SVG elements).
   const treeRef = useRef(tree);
+  // Whether the chart holds only the frames drawable unzoomed (drawableFrames), not the whole tree.
+  const partial = useRef(false);
   const scaleRef = useRef(1);
   const shown = tree.value > 0;
   useEffect(() => {
@@ -158,7 +164,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       .minFrameSize(MIN_FRAME_PX)
       .transitionDuration(0)
       .inverted(inverted)
-      .sort(true)
+      // The trees handed over are sorted already (drawableFrames), the drawable frames only.
+      .sort(false)
       .getName((d) => visibleName(d.data.name))
       .tooltip(tip)
       .setColorMapper((d: FlameNode<CallNode>, original: string) => {
@@ -173,6 +180,18 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       })
       .setSearchMatch((d, term) => term !== '' && d.data.name.toLowerCase().includes(term.toLowerCase()))
       .onClick((d) => {
+        // Zooming into a frame of the drawable frames: the chart takes the whole tree, so what
+        // is under the frame is there at the new scale, and zooms to the same frame in it.
+        if (partial.current && d.depth > 0) {
+          partial.current = false;
+          const path: (CallNode | null)[] = [];
+          for (let a = d as Node | null; a; a = a.parent as Node | null) path.push((a.data as FrameNode).source);
+          c.update(drawableFrames(treeRef.current, c.width(), 0, shownName));
+          if (applied.current) c.search(applied.current);
+          let at = select(div).datum() as Node;
+          for (let i = path.length - 2; i >= 0 && at; i--) at = (at.children as Node[] | undefined)?.find((k) => (k.data as FrameNode).source === path[i]) as Node;
+          if (at) return c.zoomTo(at);
+        }
         // A click (or Enter) zooms: the keyboard's focus follows it.
         focused.current = d as Node;
         if (d.depth > 0) onSelectRef.current?.(d.data.name);
@@ -199,8 +218,10 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     scaleRef.current = diff ? maxDelta(tree as DiffNode, level) || 1 : 1;
     // The height follows the new tree's depth.
     c.height(0);
-    if (div.querySelector('svg')) c.update(tree);
-    else select(div).datum(tree).call(c);
+    const frames = drawableFrames(tree, c.width(), MIN_FRAME_PX, shownName);
+    partial.current = true;
+    if (div.querySelector('svg')) c.update(frames);
+    else select(div).datum(frames).call(c);
     if (searchRef.current) c.search(searchRef.current);
     applied.current = searchRef.current;
     // The root sits at the bottom of a normal flame graph: start there.
@@ -229,8 +250,13 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       const w = div.clientWidth;
       if (Math.abs(w - last) < 4 || !chart.current) return;
       last = w;
-      chart.current.width(Math.max(300, w));
-      chart.current.update();
+      const c = chart.current;
+      c.width(Math.max(300, w));
+      // Unzoomed, the frames drawable at the new width; zoomed, the whole tree is there.
+      if (partial.current) {
+        c.update(drawableFrames(treeRef.current, c.width(), MIN_FRAME_PX, shownName));
+        if (applied.current) c.search(applied.current);
+      } else c.update();
       showFocus(false);
     });
     ro.observe(div);
@@ -242,8 +268,9 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     return div && chart.current ? (select(div).datum() as Node) : null;
   };
   const zoom = (n: Node) => {
+    // The chart's click handler takes the focus to the frame zoomed (in the whole tree, when
+    // only the drawable frames were there).
     chart.current?.zoomTo(n);
-    focused.current = n;
     showFocus(true);
   };
   const zoomOut = () => {
