@@ -341,23 +341,43 @@ export class ListMemo<T> {
   }
 }
 
-const reaches = new ListMemo<Float64Array>();
+/**
+ * A list's reach, and whether its events are disjoint: every one has a duration above zero and
+ * starts after all before it have ended. Then the reach is each event's own end, and the union
+ * of the list's spans is the events themselves: the track of the whole list (waits.ts) takes
+ * the reach as its ends instead of a copy of its own.
+ */
+export interface Reach {
+  reach: Float64Array;
+  disjoint: boolean;
+}
+
+const reaches = new ListMemo<Reach>();
 
 /** Running maximum of end times (start + duration) along a time-sorted list (computed once per list). */
 export function reachOf(profile: Profile, list: Int32Array): Float64Array {
+  return reachInfo(profile, list).reach;
+}
+
+/** reachOf, and whether the list's events are disjoint (Reach). */
+export function reachInfo(profile: Profile, list: Int32Array): Reach {
   return list.length < 1024 ? computeReach(profile, list) : reaches.get(profile, list, () => computeReach(profile, list));
 }
 
-function computeReach(profile: Profile, list: Int32Array): Float64Array {
+function computeReach(profile: Profile, list: Int32Array): Reach {
   const { start, duration } = profile.events;
   const r = new Float64Array(list.length);
   let max = -Infinity;
+  let disjoint = true;
   for (let k = 0; k < list.length; k++) {
-    const end = start[list[k]] + duration[list[k]];
+    const a = start[list[k]];
+    const d = duration[list[k]];
+    const end = a + d;
+    if (!(d > 0 && a > max)) disjoint = false;
     if (end > max) max = end;
     r[k] = max;
   }
-  return r;
+  return { reach: r, disjoint };
 }
 
 /** First position whose reach (running maximum of ends) passes `t`: no earlier interval reaches past `t`. */

@@ -11,7 +11,7 @@
  * of events.
  */
 import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
-import { eventsOf, ListMemo, mergeByStart, type ThreadIndex } from './event-index';
+import { eventsOf, ListMemo, mergeByStart, reachInfo, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -149,8 +149,30 @@ const EMPTY_TRACK: Track = { start: new Float64Array(0), end: new Float64Array(0
 export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
   // The track of a whole list (a thread's waits of one type, unfiltered) serves both the wait
   // strip and the selected type's activity: once per list.
-  if (keep === null && list.length >= 1024) return wholeTracks.get(profile, list, () => spansOf(profile, list, null));
+  if (keep === null && list.length >= 1024) return wholeTracks.get(profile, list, () => wholeTrack(profile, list));
   return spansOf(profile, list, keep);
+}
+
+/**
+ * The track of a whole list. When its events are disjoint (waits on one thread seldom overlap)
+ * the spans are the events: the ends are the list's reach (kept once per list for the timeline
+ * and the range counts anyway), and only the starts and the prefix sums are written.
+ */
+function wholeTrack(profile: Profile, list: Int32Array): Track {
+  const { reach, disjoint } = reachInfo(profile, list);
+  if (!disjoint || list.length === 0) return spansOf(profile, list, null);
+  const { start } = profile.events;
+  const n = list.length;
+  const s = new Float64Array(n);
+  const cum = new Float64Array(n + 1);
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    const a = start[list[k]];
+    s[k] = a;
+    sum += reach[k] - a;
+    cum[k + 1] = sum;
+  }
+  return { start: s, end: reach, cum };
 }
 
 const wholeTracks = new ListMemo<Track>();

@@ -1,0 +1,90 @@
+/**
+ * A thread's waits as one track (the union of their spans, with prefix sums) and a list's reach
+ * (running maximum of ends), against a brute force: every event's [start, start + duration)
+ * sorted by start and merged by hand, the reach as a plain running maximum, and the time covered
+ * in a window as the sum of each merged span's overlap with it. Lists long enough to be kept
+ * per list (1024 events and more) and short ones; disjoint waits (where the track's ends are the
+ * reach itself) and overlapping, nested, touching and zero-length ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
+import { covered, trackOf } from '../waits';
+import { buildProfile, type Ev } from './build';
+import { rng } from './rng';
+
+type Shape = 'disjoint' | 'overlapping' | 'zero' | 'touching';
+
+function events(r: () => number, n: number, shape: Shape): Ev[] {
+  const out: Ev[] = [];
+  let t = 1;
+  for (let k = 0; k < n; k++) {
+    // Float32 durations (as the columns hold them), so a + d is what the app computes too.
+    const d = Math.fround(0.25 + Math.floor(r() * 8) / 4);
+    let duration = d;
+    if (shape === 'zero' && r() < 0.1) duration = 0;
+    if (shape === 'overlapping' && r() < 0.2) duration = Math.fround(d * 6);
+    out.push({ type: 0, t, thread: k % 3 === 0 ? 1 : 0, stack: 'a;b', duration });
+    t += shape === 'touching' && r() < 0.3 ? duration : d + 0.5 + Math.floor(r() * 4) / 4;
+  }
+  // Written out of order now and then (a read written when it ends): the index sorts them.
+  for (let k = 0; k + 1 < out.length; k += 7) [out[k], out[k + 1]] = [out[k + 1], out[k]];
+  return out;
+}
+
+/** The events' spans with a duration above zero, sorted by start, merged where they overlap or touch. */
+function union(starts: number[], durations: number[]): [number, number][] {
+  const spans = starts.map((a, k) => [a, a + durations[k]] as [number, number]).filter((_, k) => durations[k] > 0);
+  spans.sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of spans) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+function coveredBrute(spans: [number, number][], a: number, b: number): number {
+  return spans.reduce((sum, [x, y]) => sum + Math.max(0, Math.min(y, b) - Math.max(x, a)), 0);
+}
+
+describe('a whole list’s track and reach', () => {
+  for (const shape of ['disjoint', 'overlapping', 'zero', 'touching'] as Shape[]) {
+    for (const n of [40, 3000]) {
+      it(`match the brute force: ${shape} waits, ${n} events`, () => {
+        const r = rng(n + shape.length);
+        const p = buildProfile([{ name: 'jdk.FileRead', kind: 'io' }], ['main', 'worker'], events(r, n, shape));
+        const index = indexEvents(p);
+        for (const thread of [0, 1]) {
+          const list = eventsOf(index, 0, thread);
+          const starts = Array.from(list, (i) => p.events.start[i]);
+          const durations = Array.from(list, (i) => p.events.duration[i]);
+          // The list is by start; the reach is the running maximum of ends along it.
+          for (let k = 1; k < starts.length; k++) expect(starts[k]).toBeGreaterThanOrEqual(starts[k - 1]);
+          let max = -Infinity;
+          const reach = starts.map((a, k) => (max = Math.max(max, a + durations[k])));
+          expect(Array.from(reachOf(p, list))).toEqual(reach);
+          const disjoint = starts.every((a, k) => durations[k] > 0 && (k === 0 || a > reach[k - 1]));
+          expect(reachInfo(p, list).disjoint).toBe(disjoint);
+          // The data do hold both cases (thread 1's every third event never touches its next).
+          if (shape === 'disjoint' || (n > 1000 && thread === 0)) expect(disjoint).toBe(shape === 'disjoint');
+
+          const want = union(starts, durations);
+          const track = trackOf(p, list, null);
+          expect(Array.from(track.start)).toEqual(want.map((s) => s[0]));
+          expect(Array.from(track.end)).toEqual(want.map((s) => s[1]));
+          expect(track.cum.length).toBe(want.length + 1);
+          // Asked twice: the same track (kept per list when long), unchanged.
+          expect(Array.from(trackOf(p, list, null).end)).toEqual(want.map((s) => s[1]));
+          const last = starts[starts.length - 1] + 10;
+          for (let w = 0; w < 50; w++) {
+            const a = r() * last;
+            const b = a + r() * (last / 4);
+            expect(covered(track, a, b)).toBeCloseTo(coveredBrute(want, a, b), 6);
+          }
+          expect(covered(track, 0, last)).toBeCloseTo(coveredBrute(want, 0, last), 6);
+        }
+      });
+    }
+  }
+});
