@@ -10,6 +10,7 @@ declare module 'd3-flame-graph' {
     width(w: number): FlameGraph<T>;
     width(): number;
     height(h: number): FlameGraph<T>;
+    height(): number;
     minHeight(h: number): FlameGraph<T>;
     cellHeight(h: number): FlameGraph<T>;
     transitionDuration(ms: number): FlameGraph<T>;

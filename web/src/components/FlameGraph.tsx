@@ -27,6 +27,7 @@ import { step, type NavKey, type NavNode } from '../profile-logic/flamenav';
 import { visibleName } from '../profile-logic/names';
 import type { WeightMode } from '../profile-logic/kinds';
 import { FRAME_COLOR, FRAME_KIND_NAME } from './colors';
+import { settle } from './flame-settle';
 
 interface Props {
   tree: CallNode;
@@ -69,6 +70,7 @@ const ROOT_COLOR = '#dee2e6';
 type Node = FlameNode<CallNode> & NavNode & { id?: number };
 
 const MIN_FRAME_PX = 1;
+const CELL_PX = 18;
 
 /** The name the chart shows and sorts frames by. */
 const shownName = (n: CallNode) => visibleName(n.name);
@@ -134,6 +136,8 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
   const treeRef = useRef(tree);
   // Whether the chart holds only the frames drawable unzoomed (drawableFrames), not the whole tree.
   const partial = useRef(false);
+  // Writes the end of the chart's transitions at once (flame-settle.ts): after every update.
+  const settled = useRef(() => {});
   const scaleRef = useRef(1);
   const shown = tree.value > 0;
   useEffect(() => {
@@ -160,7 +164,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     });
     const c = flamegraph<CallNode>()
       .width(Math.max(300, div.clientWidth))
-      .cellHeight(18)
+      .cellHeight(CELL_PX)
       .minFrameSize(MIN_FRAME_PX)
       .transitionDuration(0)
       .inverted(inverted)
@@ -192,12 +196,15 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
           for (let i = path.length - 2; i >= 0 && at; i--) at = (at.children as Node[] | undefined)?.find((k) => (k.data as FrameNode).source === path[i]) as Node;
           if (at) return c.zoomTo(at);
         }
+        settled.current();
         // A click (or Enter) zooms: the keyboard's focus follows it.
         focused.current = d as Node;
         if (d.depth > 0) onSelectRef.current?.(d.data.name);
       });
     chart.current = c;
+    settled.current = () => settle<CallNode>({ host: div, width: c.width(), height: c.height(), cell: CELL_PX, inverted, name: (d) => visibleName(d.data.name) });
     return () => {
+      settled.current = () => {};
       chart.current = null;
       c.destroy();
       document.querySelectorAll('.d3-flame-graph-tip').forEach((t) => t.remove());
@@ -224,9 +231,15 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     else select(div).datum(frames).call(c);
     if (searchRef.current) c.search(searchRef.current);
     applied.current = searchRef.current;
-    // The root sits at the bottom of a normal flame graph: start there.
+    settled.current();
+    // The root sits at the bottom of a normal flame graph: start there, at the next frame (the
+    // scroll reads the layout; read now, it would be laid out once more before that frame).
     const pane = div.closest('.flame-pane, .view-body');
-    if (pane) pane.scrollTop = inverted ? 0 : pane.scrollHeight;
+    if (!pane) return;
+    const frame = requestAnimationFrame(() => {
+      pane.scrollTop = inverted ? 0 : pane.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [tree, shown, mode, inverted, diff, level, whole]);
 
   // Each search (or its clearing) lays the chart out again: only when the text differs from
@@ -238,6 +251,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       if (search) c.search(search);
       else c.clear();
       applied.current = search;
+      settled.current();
     }
     showFocus(false);
   }, [search, tree, inverted, showFocus]);
@@ -257,6 +271,7 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
         c.update(drawableFrames(treeRef.current, c.width(), MIN_FRAME_PX, shownName));
         if (applied.current) c.search(applied.current);
       } else c.update();
+      settled.current();
       showFocus(false);
     });
     ro.observe(div);
