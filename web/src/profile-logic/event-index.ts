@@ -55,6 +55,48 @@ function sortIndexes(start: Float64Array, list: Int32Array): Int32Array {
 }
 
 /**
+ * Sort `list` in place when it is a modest number of ascending runs (a thread's events written
+ * buffer by buffer: a few hundred runs of thousands, overlapping at their edges): the runs are
+ * merged pairwise, bottom up, back and forth between `list` and `scratch` (at least as long), by
+ * galloping, so runs that do not overlap cost a copy per level. Returns false, leaving `list` as
+ * it was, when runs are too short for that to pay (shuffled lists: sortInPlace).
+ */
+function mergeRunsInPlace(start: Float64Array, list: Int32Array, scratch: Int32Array): boolean {
+  const n = list.length;
+  const most = n >> 6;
+  let bounds = [0];
+  for (let k = 1; k < n; k++) {
+    if (!after(start, list[k], list[k - 1])) {
+      if (bounds.length > most) return false;
+      bounds.push(k);
+    }
+  }
+  if (bounds.length === 1) return true;
+  bounds.push(n);
+  let src = list;
+  let dst = scratch.subarray(0, n);
+  while (bounds.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r];
+      const mid = bounds[r + 1];
+      if (r + 2 < bounds.length) {
+        const hi = bounds[r + 2];
+        mergeInto(start, src.subarray(lo, mid), src.subarray(mid, hi), dst, lo);
+        next.push(hi);
+      } else {
+        dst.set(src.subarray(lo, mid), lo);
+        next.push(mid);
+      }
+    }
+    bounds = next;
+    [src, dst] = [dst, src];
+  }
+  if (src !== list) list.set(src);
+  return true;
+}
+
+/**
  * sortIndexes, but writing the sorted list into `list` itself (the index's own groups): the
  * ascending run kept is packed at the front as it is found, only the events set aside get a
  * buffer, and the two are merged from the back, so sorting a group of millions of events nearly
@@ -179,14 +221,28 @@ export function indexEvents(profile: Profile): ThreadIndex {
     order[fill[ty * rows + (t >= 0 ? t : none)]++] = i;
   }
   const perThread = new Int32Array(none);
+  let scratch = new Int32Array(0);
   for (let g = 0; g < groups; g++) {
     const lo = off[g];
     const hi = off[g + 1];
     if (g % rows !== none) perThread[g % rows] += hi - lo;
     if (hi - lo < 2) continue;
-    sortInPlace(profile.events.start, order.subarray(lo, hi));
+    const group = order.subarray(lo, hi);
+    // Long groups by their runs (one buffer of the longest for all), the rest as they come.
+    if (hi - lo >= 4096) {
+      if (scratch.length < hi - lo) scratch = new Int32Array(largestGroup(off));
+      if (mergeRunsInPlace(profile.events.start, group, scratch)) continue;
+    }
+    sortInPlace(profile.events.start, group);
   }
   return { order, off, rows, perThread };
+}
+
+/** Events in the largest group of an index's offsets. */
+function largestGroup(off: Int32Array): number {
+  let most = 0;
+  for (let g = 0; g + 1 < off.length; g++) most = Math.max(most, off[g + 1] - off[g]);
+  return most;
 }
 
 /** Thread row `row`'s events of `type` (row = threads.length: those with no thread), by start. */
@@ -273,9 +329,14 @@ function runBefore(start: Float64Array, list: Int32Array, y: number, from: numbe
 
 function mergeTwo(start: Float64Array, a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(a.length + b.length);
+  mergeInto(start, a, b, out, 0);
+  return out;
+}
+
+/** a and b (each sorted) merged into out[o, o + a.length + b.length). */
+function mergeInto(start: Float64Array, a: Int32Array, b: Int32Array, out: Int32Array, o: number): void {
   let i = 0;
   let j = 0;
-  let o = 0;
   while (i < a.length && j < b.length) {
     // a's events up to b[j] (a wins ties of time when its index is lower), then b's up to a's next.
     const ra = runBefore(start, a, b[j], i);
@@ -290,7 +351,6 @@ function mergeTwo(start: Float64Array, a: Int32Array, b: Int32Array): Int32Array
   }
   if (i < a.length) out.set(a.subarray(i), o);
   else if (j < b.length) out.set(b.subarray(j), o);
-  return out;
 }
 
 /** First position in `list` (sorted by start) whose event starts at or after `t`, searching [lo, hi). */

@@ -91,6 +91,69 @@ describe('density', () => {
     }
   });
 
+  it('indexes groups already in order, all ties, reversed, and events with no thread as a comparator sort does', () => {
+    let seed = 13;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Type 0 on thread 0: ascending (left as scattered); on thread 1: one time for all (ties by
+    // index); with no thread: descending (every event but the first set aside). Type 1: ascending
+    // but for an event now and then far back, on both threads.
+    const many: Ev[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const which = i % 4;
+      if (which === 0) many.push({ type: 0, t: i, thread: 0, stack: null });
+      else if (which === 1) many.push({ type: 0, t: 7, thread: 1, stack: null });
+      else if (which === 2) many.push({ type: 0, t: 5000 - i, thread: -1, stack: null });
+      else many.push({ type: 1, t: rnd() < 0.02 ? rnd() * i : i, thread: i % 8 === 3 ? 0 : 1, stack: null, duration: 1 });
+    }
+    const q = buildProfile(types, threads, many);
+    const index = indexEvents(q);
+    for (const type of [0, 1]) {
+      for (const row of [0, 1, 2]) {
+        const expected = many
+          .map((e, i) => ({ e, i }))
+          .filter(({ e }) => e.type === type && (e.thread < 0 ? 2 : e.thread) === row)
+          .map(({ i }) => i)
+          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+        expect(Array.from(eventsOf(index, type, row))).toEqual(expected);
+      }
+    }
+    expect(eventsOf(index, 1, 2).length).toBe(0);
+    expect(Array.from(index.perThread)).toEqual([1000 + 500, 1000 + 500]);
+  });
+
+  it('indexes long groups written buffer by buffer (ascending runs overlapping at their edges, with ties) as a comparator sort does', () => {
+    let seed = 17;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Per thread, buffers of 50 to 400 events each ascending, each starting a little before the
+    // last one ended (or long before, now and then); an odd number of runs on one, ties on both.
+    for (const buffers of [120, 77]) {
+      const many: Ev[] = [];
+      const at = [0, 0];
+      for (let b = 0; b < buffers; b++) {
+        for (const thread of [0, 1]) {
+          const len = 50 + Math.floor(rnd() * 350);
+          let t = at[thread] - (rnd() < 0.1 ? 500 : rnd() * 20);
+          for (let k = 0; k < len; k++) {
+            many.push({ type: thread, t: Math.round(t), thread, stack: null, duration: 1 });
+            t += rnd() * 2;
+          }
+          at[thread] = t;
+        }
+      }
+      const q = buildProfile(types, threads, many);
+      const index = indexEvents(q);
+      for (const thread of [0, 1]) {
+        const expected = many
+          .map((e, i) => ({ e, i }))
+          .filter(({ e }) => e.thread === thread)
+          .map(({ i }) => i)
+          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+        expect(expected.length).toBeGreaterThan(4096);
+        expect(Array.from(eventsOf(index, thread, thread))).toEqual(expected);
+      }
+    }
+  });
+
   it('gallops to the same position a binary search finds', () => {
     const list = Int32Array.from([1, 2, 4, 0, 5, 7]);
     for (const t of [0, 1, 2, 3, 5, 8, 9.99, 10, 11]) {
