@@ -299,6 +299,60 @@ export function mergeByStart(start: Float64Array, lists: Int32Array[]): Int32Arr
   return todo[0];
 }
 
+/**
+ * mergeByStart, and the merged list's reach from the lists' own (`reaches[k]`: reachOf
+ * lists[k]): along a run copied from one list, the reach is the larger of that list's reach and
+ * the other's so far, read in order instead of each event's start and duration again.
+ */
+export function mergeWithReach(start: Float64Array, lists: Int32Array[], reaches: Float64Array[]): { list: Int32Array; reach: Float64Array } {
+  let todo = lists.map((list, k) => ({ list, reach: reaches[k] })).filter((x) => x.list.length > 0);
+  if (todo.length === 0) return { list: new Int32Array(0), reach: new Float64Array(0) };
+  while (todo.length > 1) {
+    const next: { list: Int32Array; reach: Float64Array }[] = [];
+    for (let k = 0; k + 1 < todo.length; k += 2) next.push(mergeTwoWithReach(start, todo[k], todo[k + 1]));
+    if (todo.length % 2) next.push(todo[todo.length - 1]);
+    todo = next;
+  }
+  return todo[0];
+}
+
+function mergeTwoWithReach(
+  start: Float64Array,
+  x: { list: Int32Array; reach: Float64Array },
+  y: { list: Int32Array; reach: Float64Array },
+): { list: Int32Array; reach: Float64Array } {
+  const a = x.list;
+  const b = y.list;
+  const n = a.length + b.length;
+  const out = new Int32Array(n);
+  const reach = new Float64Array(n);
+  // Copies a[from, to) (whose reach is `ra`) to position o, the other list's reach so far `other`.
+  const copy = (l: Int32Array, ra: Float64Array, from: number, to: number, o: number, other: number) => {
+    out.set(l.subarray(from, to), o);
+    for (let k = from; k < to; k++) {
+      const v = ra[k];
+      reach[o++] = v > other ? v : other;
+    }
+  };
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) {
+    const ri = runBefore(start, a, b[j], i);
+    copy(a, x.reach, i, ri, o, j > 0 ? y.reach[j - 1] : -Infinity);
+    o += ri - i;
+    i = ri;
+    if (i >= a.length) break;
+    const rj = runBefore(start, b, a[i], j);
+    copy(b, y.reach, j, rj, o, i > 0 ? x.reach[i - 1] : -Infinity);
+    o += rj - j;
+    j = rj;
+  }
+  if (i < a.length) copy(a, x.reach, i, a.length, o, j > 0 ? y.reach[j - 1] : -Infinity);
+  else if (j < b.length) copy(b, y.reach, j, b.length, o, i > 0 ? x.reach[i - 1] : -Infinity);
+  return { list: out, reach };
+}
+
 /** Whether event x comes after event y in time order (ties by index). */
 function after(start: Float64Array, x: number, y: number): boolean {
   return start[x] > start[y] || (start[x] === start[y] && x > y);
@@ -389,6 +443,12 @@ export function gallopAtOrAfter(start: Float64Array, list: Int32Array, t: number
 export class ListMemo<T> {
   private readonly byBuffer = new WeakMap<ArrayBufferLike, Map<string, { events: object; value: T }>>();
 
+  /** The value kept for `list`, if any (nothing computed). */
+  peek(profile: Profile, list: Int32Array): T | undefined {
+    const had = this.byBuffer.get(list.buffer)?.get(`${list.byteOffset}:${list.length}`);
+    return had && had.events === profile.events ? had.value : undefined;
+  }
+
   get(profile: Profile, list: Int32Array, compute: () => T): T {
     let m = this.byBuffer.get(list.buffer);
     if (!m) this.byBuffer.set(list.buffer, (m = new Map()));
@@ -417,6 +477,11 @@ const reaches = new ListMemo<Reach>();
 /** Running maximum of end times (start + duration) along a time-sorted list (computed once per list). */
 export function reachOf(profile: Profile, list: Int32Array): Float64Array {
   return reachInfo(profile, list).reach;
+}
+
+/** The list's Reach when kept already (nothing computed). */
+export function keptReach(profile: Profile, list: Int32Array): Reach | undefined {
+  return reaches.peek(profile, list);
 }
 
 /** reachOf, and whether the list's events are disjoint (Reach). */

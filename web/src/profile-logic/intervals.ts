@@ -3,12 +3,14 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, mergeByStart, reachOf, type ThreadIndex } from './event-index';
+import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, keptReach, mergeByStart, mergeWithReach, reachOf, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
 /** The events of `list` with a duration above zero (the list itself when all have one). */
 function withDuration(profile: Profile, list: Int32Array): Int32Array {
+  // A list known to be disjoint has only events with a duration (no pass over it).
+  if (keptReach(profile, list)?.disjoint) return list;
   const d = profile.events.duration;
   let n = 0;
   for (let k = 0; k < list.length; k++) if (d[list[k]] > 0) n++;
@@ -47,9 +49,11 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
       if (l.length) drawn.add(ty);
       return l;
     });
-    const list = mergeByStart(start, lists);
-    byThread.push(list);
-    reach.push(reachOf(profile, list));
+    // One list (most threads): its reach, kept once per list; several: the merged reach from theirs.
+    const some = lists.filter((l) => l.length > 0);
+    const merged = some.length === 1 ? { list: some[0], reach: reachOf(profile, some[0]) } : mergeWithReach(start, some, some.map((l) => reachOf(profile, l)));
+    byThread.push(merged.list);
+    reach.push(merged.reach);
   }
   return { byThread, reach, types: [...drawn].sort((a, b) => a - b) };
 }

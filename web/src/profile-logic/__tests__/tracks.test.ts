@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
+import { intervals } from '../intervals';
 import { covered, trackOf } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
@@ -87,4 +88,47 @@ describe('a whole list’s track and reach', () => {
       });
     }
   }
+});
+
+describe('the timeline’s interval lists', () => {
+  it('merge a thread’s types by start, with the running maximum of ends along the merged list', () => {
+    const r = rng(99);
+    const types = [
+      { name: 'jdk.FileRead', kind: 'io' as const },
+      { name: 'jdk.ThreadPark', kind: 'park' as const },
+      { name: 'jdk.JavaMonitorEnter', kind: 'lock' as const },
+      { name: 'jdk.ExecutionSample', kind: 'cpu' as const },
+    ];
+    // Thread 0: many disjoint reads (kept per list), parks that overlap them, a few long
+    // monitor waits, zero-length events (no bar), samples (no interval); ties of start across
+    // types. Thread 1: reads only, a few of no length. Thread 2: nothing of an interval type.
+    const evs: Ev[] = [];
+    let t = 0;
+    for (let k = 0; k < 5000; k++) {
+      t += 1 + Math.floor(r() * 4) / 2;
+      evs.push({ type: 0, t, thread: 0, stack: 'a', duration: 0.5 });
+      evs.push({ type: 0, t: t + 0.25, thread: 1, stack: 'a', duration: r() < 0.05 ? 0 : 0.5 });
+      if (k % 9 === 0) evs.push({ type: 1, t: r() < 0.3 ? t : t + r() * 3, thread: 0, stack: 'a', duration: r() < 0.1 ? 0 : r() * 6 });
+      if (k % 400 === 0) evs.push({ type: 2, t: t - r() * 10, thread: 0, stack: 'a', duration: 50 + r() * 100 });
+      if (k % 3 === 0) evs.push({ type: 3, t, thread: 2, stack: 'a' });
+    }
+    const p = buildProfile(types, ['io', 'reader', 'cpu'], evs);
+    const index = indexEvents(p);
+    // As the view asks: the reads' reach first (the selected type), then the timeline's lists.
+    reachOf(p, eventsOf(index, 0, 0));
+    reachOf(p, eventsOf(index, 0, 1));
+    const iv = intervals(p, index);
+    for (let thread = 0; thread < 3; thread++) {
+      const want = evs
+        .map((e, i) => ({ e, i }))
+        .filter(({ e }) => e.thread === thread && e.type !== 3 && (e.duration ?? 0) > 0)
+        .map(({ i }) => i)
+        .sort((a, b) => p.events.start[a] - p.events.start[b] || a - b);
+      expect(Array.from(iv.byThread[thread])).toEqual(want);
+      let max = -Infinity;
+      expect(Array.from(iv.reach[thread])).toEqual(want.map((i) => (max = Math.max(max, p.events.start[i] + p.events.duration[i]))));
+    }
+    expect(iv.byThread[0].length).toBeGreaterThan(5000);
+    expect(iv.types).toEqual([0, 1, 2]);
+  });
 });
