@@ -67,13 +67,11 @@ function stacksWith(profile: Profile, re: RegExp): Uint8Array {
   return out;
 }
 
-/**
- * Per event: 1 + index into WAIT_KINDS, or 0 for events that are not waits (samples, allocations…).
- * One pass; subject classes and stacks are classified once each.
- */
-export function waitKinds(profile: Profile): Uint8Array {
-  const e = profile.events;
-  const out = new Uint8Array(e.length);
+/** A type code: each of its events decides its kind by its stack and subject (parks, waits). */
+const SPLIT = 255;
+
+/** Per event type: the code (1 + index into WAIT_KINDS, 0: no wait) all its events have, or SPLIT. */
+function typeCodes(profile: Profile): Uint8Array {
   const byType = profile.eventTypes.map((t): WaitKind | 'split' | null => {
     switch (t.kind) {
       case 'lock':
@@ -91,10 +89,18 @@ export function waitKinds(profile: Profile): Uint8Array {
         return isWaitKind(t.kind) ? 'monitor' : null;
     }
   });
+  return Uint8Array.from(byType, (k) => (k === null ? 0 : k === 'split' ? SPLIT : WAIT_KINDS.indexOf(k) + 1));
+}
+
+/**
+ * Per event: 1 + index into WAIT_KINDS, or 0 for events that are not waits (samples, allocations…).
+ * One pass; subject classes and stacks are classified once each.
+ */
+export function waitKinds(profile: Profile): Uint8Array {
+  const e = profile.events;
+  const out = new Uint8Array(e.length);
   const code = (k: WaitKind) => WAIT_KINDS.indexOf(k) + 1;
-  // Per type: its events' code, or 255 where each event's stack and subject decide.
-  const SPLIT = 255;
-  const byCode = Uint8Array.from(byType, (k) => (k === null ? 0 : k === 'split' ? SPLIT : code(k)));
+  const byCode = typeCodes(profile);
   let idleStack: Uint8Array | null = null;
   let joinStack: Uint8Array | null = null;
   const idleClass = new Map<number, boolean>();
@@ -241,6 +247,7 @@ export type WaitTracks = Record<WaitKind, Track[]>;
 export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Array): WaitTracks {
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
   const out = Object.fromEntries(WAIT_KINDS.map((k) => [k, [] as Track[]])) as unknown as WaitTracks;
+  const codes = typeCodes(profile);
   const perKind = new Map<number, Int32Array[]>();
   // Lists holding events of several wait kinds (or none): a track keeps only its kind's.
   const mixed = new Set<Int32Array>();
@@ -252,9 +259,11 @@ export function waitTracks(profile: Profile, index: ThreadIndex, kinds: Uint8Arr
     for (const ty of ivTypes) {
       const l = eventsOf(index, ty, t);
       if (l.length === 0) continue;
-      // A type's events can be of several wait kinds (parks: locks or idle), each on its own track.
+      // A type's events can be of several wait kinds (parks: locks or idle), each on its own track;
+      // the other types' events are all of their type's kind.
       seen.fill(0);
-      for (let k = 0; k < l.length; k++) seen[kinds[l[k]]] = 1;
+      if (codes[ty] !== SPLIT) seen[codes[ty]] = 1;
+      else for (let k = 0; k < l.length; k++) seen[kinds[l[k]]] = 1;
       const several = seen.reduce((a, b) => a + b, 0) > 1;
       for (let code = 1; code < seen.length; code++) {
         if (!seen[code]) continue;

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
 import { intervals } from '../intervals';
-import { covered, trackOf } from '../waits';
+import { covered, trackOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
 
@@ -130,5 +130,59 @@ describe('the timeline’s interval lists', () => {
     }
     expect(iv.byThread[0].length).toBeGreaterThan(5000);
     expect(iv.types).toEqual([0, 1, 2]);
+  });
+});
+
+describe('the wait kinds’ tracks', () => {
+  it('hold each thread’s waits of each kind: reads, parks on locks and idle parks told apart by stack, monitors', () => {
+    const r = rng(5);
+    const types = [
+      { name: 'jdk.FileRead', kind: 'io' as const },
+      { name: 'jdk.ThreadPark', kind: 'park' as const },
+      { name: 'jdk.JavaMonitorEnter', kind: 'lock' as const },
+      { name: 'jdk.SocketRead', kind: 'io' as const },
+    ];
+    const idle = 'java.lang.Thread.run;java.util.concurrent.ThreadPoolExecutor.getTask;java.util.concurrent.locks.LockSupport.park';
+    const lock = 'java.lang.Thread.run;app.Work.step;java.util.concurrent.locks.LockSupport.park';
+    // Per event, the kind it is by construction (the brute force's answer), per thread.
+    const evs: Ev[] = [];
+    const kindOf: string[] = [];
+    let t = 0;
+    for (let k = 0; k < 3000; k++) {
+      t += 1 + r() * 2;
+      const thread = k % 2;
+      const roll = r();
+      if (roll < 0.6) {
+        evs.push({ type: 0, t, thread, stack: 'read', duration: 0.5 + r() });
+        kindOf.push('file');
+      } else if (roll < 0.75) {
+        evs.push({ type: 1, t, thread, stack: idle, duration: r() * 5 });
+        kindOf.push('idle');
+      } else if (roll < 0.9) {
+        evs.push({ type: 1, t, thread, stack: lock, duration: r() * 5 });
+        kindOf.push('park');
+      } else if (roll < 0.97) {
+        evs.push({ type: 2, t: t - r() * 3, thread, stack: 'sync', duration: r() * 8 });
+        kindOf.push('monitor');
+      } else {
+        evs.push({ type: 3, t, thread, stack: 'net', duration: r() * 8 });
+        kindOf.push('socket');
+      }
+    }
+    const p = buildProfile(types, ['a', 'b'], evs);
+    const tracks = waitTracks(p, indexEvents(p), waitKinds(p));
+    for (const kind of ['file', 'idle', 'park', 'monitor', 'socket'] as const) {
+      for (const thread of [0, 1]) {
+        const mine = evs.map((e, i) => ({ e, i })).filter(({ e, i }) => e.thread === thread && kindOf[i] === kind);
+        const want = union(
+          mine.map(({ i }) => p.events.start[i]),
+          mine.map(({ i }) => p.events.duration[i]),
+        );
+        const track = tracks[kind][thread];
+        expect(want.length).toBeGreaterThan(0);
+        expect(Array.from(track.start)).toEqual(want.map((s) => s[0]));
+        expect(Array.from(track.end)).toEqual(want.map((s) => s[1]));
+      }
+    }
   });
 });
