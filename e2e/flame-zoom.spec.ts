@@ -78,3 +78,45 @@ test('zooming into a frame draws the callees too narrow to draw unzoomed, with t
   expect(callee, `${pick!.callee} drawn under ${pick!.path.at(-1)} once zoomed`).toBeDefined();
   expect(callee!.value).toBe(pick!.n);
 });
+
+/** The JDK's paths wider than 1 px when `total` is `width` px wide. */
+function drawable(t: Trie, total: number, width: number): string[] {
+  const out: string[] = [];
+  const walk = (n: Trie, path: string[]) => {
+    for (const [name, k] of n.kids) {
+      if ((k.total * width) / total <= 1) continue;
+      out.push([...path, name].join(';'));
+      walk(k, [...path, name]);
+    }
+  };
+  walk(t, []);
+  return out.sort();
+}
+
+test('the flame graph draws, at each width, the frames wider than 1 px, as the JDK counts them', async ({ page }) => {
+  const jdk = jdkTree();
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await settled(page);
+  const graph = page.getByTestId('flamegraph');
+  const read = () =>
+    graph.evaluate((el) => {
+      type D = { data: { name: string }; parent: D | null; depth: number };
+      const paths = [...el.querySelectorAll('g.frame')].flatMap((g) => {
+        const path: string[] = [];
+        for (let d = (g as unknown as { __data__: D }).__data__; d && d.depth > 0; d = d.parent!) path.unshift(d.data.name);
+        return path.length ? [path.join(';')] : [];
+      });
+      return { paths: paths.sort(), width: Number(el.querySelector('svg')!.getAttribute('width')) };
+    });
+  const narrow = await read();
+  expect(narrow.paths).toEqual(drawable(jdk, jdk.total, narrow.width));
+  // Wider: the chart follows the width, and frames too narrow before are drawn now.
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await expect.poll(async () => (await read()).width).toBeGreaterThan(narrow.width + 400);
+  const wide = await read();
+  expect(wide.paths).toEqual(drawable(jdk, jdk.total, wide.width));
+  expect(wide.paths.length).toBeGreaterThan(narrow.paths.length);
+});

@@ -256,15 +256,22 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
     showFocus(false);
   }, [search, tree, inverted, showFocus]);
 
+  // The observer is set up once: set up again with each tree, it read the width from a fresh
+  // layout at every keystroke.
+  const showFocusRef = useRef(showFocus);
+  useEffect(() => {
+    showFocusRef.current = showFocus;
+  }, [showFocus]);
   useEffect(() => {
     const div = el.current;
     if (!div) return;
     let last = div.clientWidth;
     const ro = new ResizeObserver(() => {
       const w = div.clientWidth;
-      if (Math.abs(w - last) < 4 || !chart.current) return;
+      if (Math.abs(w - last) < 4) return;
       last = w;
       const c = chart.current;
+      if (!c) return;
       c.width(Math.max(300, w));
       // Unzoomed, the frames drawable at the new width; zoomed, the whole tree is there.
       if (partial.current) {
@@ -272,11 +279,11 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
         if (applied.current) c.search(applied.current);
       } else c.update();
       settled.current();
-      showFocus(false);
+      showFocusRef.current(false);
     });
     ro.observe(div);
     return () => ro.disconnect();
-  }, [showFocus]);
+  }, []);
 
   const root = (): Node | null => {
     const div = el.current;
