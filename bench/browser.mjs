@@ -323,6 +323,8 @@ try {
   for (let i = 0; i < runs; i++) {
     if (opens.length) await opens[opens.length - 1].page.close();
     opens.push(await openOnce());
+    const o = opens[opens.length - 1];
+    console.log(`  open ${opens.length}: view shown ${o.inPage.toFixed(2)} s in the page (${o.phases})`);
   }
   const page = opens[opens.length - 1].page;
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
