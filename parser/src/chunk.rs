@@ -582,32 +582,13 @@ mod tests {
     use crate::testutil::Pools as Written;
     use crate::testutil::*;
 
-    /// A checkpoint whose delta points `delta` bytes away (0 ends the chain).
-    fn linked(pools: &Written, delta: i64) -> Vec<u8> {
-        let mut body = Vec::new();
-        varint(&mut body, 0); // start
-        varint(&mut body, 0); // duration
-        varint(&mut body, delta as u64);
-        body.push(0);
-        varint(&mut body, pools.len() as u64);
-        for (tid, entries) in pools {
-            varint(&mut body, *tid);
-            varint(&mut body, entries.len() as u64);
-            for (id, v) in entries {
-                varint(&mut body, *id);
-                body.extend_from_slice(v);
-            }
-        }
-        event(1, &body)
-    }
-
     /// Metadata, then checkpoints chained from the last back to the first (as the JDK writes
     /// them), then one sample.
     fn chained(pools: &[Written]) -> Vec<u8> {
         let mut evs = vec![metadata(&basic_classes())];
         let mut last = 0i64;
         for p in pools {
-            let cp = linked(p, -last);
+            let cp = linked_checkpoint(p, -last);
             last = cp.len() as i64;
             evs.push(cp);
         }

@@ -123,10 +123,15 @@ pub fn metadata(classes: &[Class]) -> Vec<u8> {
 
 /// A checkpoint event with `pools`: (type id, [(entry id, encoded value)]).
 pub fn checkpoint(pools: &Pools) -> Vec<u8> {
+    linked_checkpoint(pools, 0)
+}
+
+/// A checkpoint whose delta points `delta` bytes away to the one before it (0 ends the chain).
+pub fn linked_checkpoint(pools: &Pools, delta: i64) -> Vec<u8> {
     let mut body = Vec::new();
-    for _ in 0..3 {
-        varint(&mut body, 0); // start, duration, delta
-    }
+    varint(&mut body, 0); // start
+    varint(&mut body, 0); // duration
+    varint(&mut body, delta as u64);
     body.push(0); // kind
     varint(&mut body, pools.len() as u64);
     for (tid, entries) in pools {
