@@ -277,6 +277,11 @@ export function FlameGraph({ tree, mode, inverted, search, onSelect, onSandwich,
       if (partial.current) {
         c.update(drawableFrames(treeRef.current, c.width(), MIN_FRAME_PX, shownName));
         if (applied.current) c.search(applied.current);
+        // The frames are new nodes: the keyboard's focus and an open menu held the old ones.
+        focused.current = null;
+        cameFrom.current = new WeakMap();
+        setFocusText('');
+        setMenu(null);
       } else c.update();
       settled.current();
       showFocusRef.current(false);

@@ -199,10 +199,15 @@ function lightCut(total: Float64Array, len: Int32Array | null, rootValue: number
   const cut = len ? kthLargestCounted(values, counts, light.maxNodes) : kthLargest(values, light.maxNodes);
   if (cut > min) min = cut;
   // Ties at the cut (a short recording's many frames of one sample each) would keep them all,
-  // past maxNodes: the lightest weight goes as a whole.
+  // past maxNodes: the lightest weight goes as a whole, unless nothing is heavier (then going
+  // would leave the root alone, so the ties stay).
   let atLeast = 0;
-  for (let c = 0; c < total.length; c++) if (total[c] >= min) atLeast += len ? len[c] : 1;
-  if (atLeast > light.maxNodes) above = true;
+  let heavier = false;
+  for (let c = 0; c < total.length; c++) {
+    if (total[c] >= min) atLeast += len ? len[c] : 1;
+    if (total[c] > min) heavier = true;
+  }
+  if (atLeast > light.maxNodes && heavier) above = true;
   return { min, above };
 }
 
