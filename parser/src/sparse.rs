@@ -141,19 +141,19 @@ impl Sparse {
         let mut r = Reader::new(&self.bytes[..to], self.offset, compressed);
         let size = match r.seek(at).and_then(|_| r.int()) {
             Ok(s) if s > 0 => s as usize,
-            _ => return State::Rest { from: to },
+            _ => return State::Rest { from: self.first },
         };
         let end = at.saturating_add(size);
         if end > to && end <= self.bytes.len() {
             return State::Meta { at, to };
         }
         if end > self.bytes.len() {
-            return State::Rest { from: to };
+            return State::Rest { from: self.first };
         }
         let mut r = Reader::new(&self.bytes[..end], self.offset, compressed);
         let md = match r.seek(at).and_then(|_| Metadata::parse(&mut r)) {
             Ok(md) => md,
-            Err(_) => return State::Rest { from: to },
+            Err(_) => return State::Rest { from: self.first },
         };
         self.meta_range = at..to;
         self.needed = needed_classes(&md);
@@ -181,11 +181,12 @@ impl Sparse {
                 Err(_) if loaded < size => return State::Walk { pos, loaded, want: 0 },
                 Err(_) => return State::Done,
             };
-            if esize <= 0 || pos + esize as usize > size {
+            // (checked: on wasm32 a hostile size could wrap the sum and walk backwards for ever)
+            let end = match pos.checked_add(esize as usize) {
+                Some(end) if esize > 0 && end <= size => end,
                 // The pass stops here with an error; the checkpoints it may look for are read.
-                return if loaded < size { State::Rest { from: loaded } } else { State::Done };
-            }
-            let end = pos + esize as usize;
+                _ => return if loaded < size { State::Rest { from: loaded } } else { State::Done },
+            };
             if end <= loaded {
                 pos = end;
                 continue;

@@ -17,11 +17,6 @@ import { mergeShapes } from './shape';
 
 export type PartData = Omit<PartColumns, 'description'>;
 
-/** An index into a source's table, in the merged one; negative markers (-1 none, -2 stack lost) stay as they are. */
-export function remapInto(map: ArrayLike<number>, v: number): number {
-  return v < 0 ? v : map[v];
-}
-
 /** `to[base + i]` = `from[i]` remapped through `map` (negative markers kept), for every i. */
 function remapColumn(to: Int32Array, base: number, from: Int32Array, map: Int32Array): void {
   for (let i = 0; i < from.length; i++) {
@@ -147,6 +142,8 @@ export class Merger {
   private readonly sources: Source[] = [];
   private reserved = 0;
   private out: EventColumns | null = null;
+  /** Which set of columns is being made (see next): a piece of an older one has nowhere to go. */
+  round = 0;
 
   /** Rows' `eventType` will index `typeNames`. */
   constructor(typeNames: string[]) {
@@ -167,12 +164,14 @@ export class Merger {
   /**
    * Start another set of columns, keeping the dictionaries (strings, threads, frames, stacks):
    * columns this merger made before still index them, so a later round copies them in with
-   * `addOwn` instead of numbering their stacks again.
+   * `addOwn` instead of numbering their stacks again. Returns the new set's number.
    */
-  next(): void {
+  next(): number {
+    this.round++;
     this.sources.length = 0;
     this.reserved = 0;
     this.out = null;
+    return this.round;
   }
 
   /** A new source, whose rows (at most `rows`) take the next range of the output. */

@@ -410,6 +410,13 @@ export const SHAPE_EVERY_MS = 400;
 /** Chunks a count pass reading in part has in flight (each reads its parts one after another). */
 export const PARTLY_AT_ONCE = 4;
 
+/**
+ * Bytes of the chunks in flight, the one being counted included: each chunk's bytes are
+ * allocated whole in wasm memory (what is not read stays zero), so large chunks go fewer at a
+ * time; the next chunk is read whatever its size.
+ */
+export const PARTLY_BYTES = 256 * 1024 * 1024;
+
 /** One chunk read as the count asks, a range at a time. */
 async function readPartly(g: GroupSource, s: ChunkSpan, make: (offset: number, size: number) => WasmSparseChunk): Promise<WasmSparseChunk> {
   const c = make(s.offset, s.size);
@@ -423,10 +430,10 @@ async function readPartly(g: GroupSource, s: ChunkSpan, make: (offset: number, s
 }
 
 /**
- * The chunks of a group read in part (`PARTLY_AT_ONCE` at a time) and counted in order; the
+ * The chunks of a group read in part (`PARTLY_AT_ONCE` at a time, within `PARTLY_BYTES`) and counted in order; the
  * chunks not counted yet are let go if a read fails.
  */
-async function countPartly(p: WasmParser, g: GroupSource, make: (offset: number, size: number) => WasmSparseChunk, onProgress: (done: number) => void, counted: () => void) {
+async function countPartly(p: WasmParser, g: GroupSource, make: (offset: number, size: number) => WasmSparseChunk, onProgress: (done: number) => void, counted: () => void, budget: number) {
   const reads: Promise<WasmSparseChunk>[] = [];
   const start = (k: number) => {
     if (k >= g.spans.length) return;
@@ -434,14 +441,24 @@ async function countPartly(p: WasmParser, g: GroupSource, make: (offset: number,
     // A read failing ahead of its turn is reported when its turn comes, not as unhandled.
     reads[k].catch(() => {});
   };
-  for (let k = 0; k < PARTLY_AT_ONCE; k++) start(k);
+  // Reads started up to `next`; `held` the bytes of those not counted yet.
+  let next = 0;
+  let held = 0;
+  const fill = (from: number) => {
+    while (next < g.spans.length && next - from < PARTLY_AT_ONCE && (next === from || held + g.spans[next].size <= budget)) {
+      held += g.spans[next].size;
+      start(next++);
+    }
+  };
+  fill(0);
   let done = 0;
   let k = 0;
   try {
     for (; k < g.spans.length; k++) {
       const c = await reads[k];
-      start(k + PARTLY_AT_ONCE);
+      fill(k + 1);
       p.countSparse(c, g.spans[k].index);
+      held -= g.spans[k].size;
       done += g.spans[k].size;
       onProgress(done);
       counted();
@@ -463,6 +480,7 @@ export async function countGroup(
   onProgress: (done: number) => void,
   onShape?: (shape: ShapeBins) => void,
   sparse?: (offset: number, size: number) => WasmSparseChunk,
+  partlyBytes = PARTLY_BYTES,
 ): Promise<Description> {
   const p = make();
   try {
@@ -474,7 +492,7 @@ export async function countGroup(
         onShape(shapeOf(p));
       }
     };
-    if (sparse && g.readsInPart()) await countPartly(p, g, sparse, onProgress, counted);
+    if (sparse && g.readsInPart()) await countPartly(p, g, sparse, onProgress, counted, partlyBytes);
     else
       await eachChunk(g, onProgress, (b, o, i) => {
         p.countChunks(b, o, i);

@@ -331,7 +331,7 @@ export class Session {
       // One merger for every round: the columns decoded so far index its dictionaries, so they
       // are copied in as they are, and only the new rows' strings, frames and stacks are merged.
       const merger = (this.merger ??= new Merger(names));
-      merger.next();
+      const round = merger.next();
       // A new window of a type replaces its rows.
       const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
       const mine = had ? merger.source(had.eventType.length) : null;
@@ -350,6 +350,8 @@ export class Session {
               onProgress(done.reduce((a, b) => a + b, 0));
             },
             (piece, last) => {
+              // A worker of a round that failed may still be sending: its rows go nowhere.
+              if (merger.round !== round) return;
               merger.add(sources[i], piece, piece.description.types.map((t) => t.name));
               if (last) errors.push(...piece.description.errors);
             },

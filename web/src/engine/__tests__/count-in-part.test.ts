@@ -90,4 +90,41 @@ describe('the count pass reading a File in part', () => {
     await countGroup(make, src, () => {}, undefined, sparse);
     expect([kept.reads, kept.read]).toEqual([spans.length, bytes.length]);
   });
+
+  it('holds in wasm memory the chunks in flight within a budget of bytes, the next chunk always', async () => {
+    initWasm();
+    const bytes = new Uint8Array(readFileSync(join(root, 'fixtures/jdk17-multichunk.jfr')));
+    const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    expect(spans.length).toBeGreaterThan(2);
+    const peakHeld = async (budget: number) => {
+      const sizes = new Map<unknown, number>();
+      let live = 0;
+      let peak = 0;
+      const sparse = (offset: number, size: number) => {
+        const c = new SparseChunk(offset, size) as unknown as WasmSparseChunk;
+        sizes.set(c, size);
+        peak = Math.max(peak, (live += size));
+        return c;
+      };
+      const make = () => {
+        const p = new Parser(0) as unknown as WasmParser;
+        const count = p.countSparse.bind(p);
+        p.countSparse = (c, i) => {
+          live -= sizes.get(c)!;
+          count(c, i);
+        };
+        return p;
+      };
+      const d = await countGroup(make, sourceOf(new Counting([bytes]), 0, spans), () => {}, undefined, sparse, budget);
+      return { peak, events: d.types.reduce((a, t) => a + t.count, 0) };
+    };
+    const sorted = spans.map((s) => s.size).sort((a, b) => b - a);
+    // A budget under any chunk: the one counted and the next, no more.
+    const tight = await peakHeld(1);
+    expect(tight.peak).toBeLessThanOrEqual(sorted[0] + sorted[1]);
+    // A budget over all of them: up to five at once (the one counted and four ahead).
+    const loose = await peakHeld(1 << 30);
+    expect(loose.peak).toBeGreaterThan(tight.peak);
+    expect(loose.events).toBe(tight.events);
+  });
 });
