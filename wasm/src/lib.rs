@@ -79,6 +79,17 @@ pub struct Parser {
     out_u16: Vec<u16>,
 }
 
+/// Nanoseconds since the epoch as ms since `origin_ms` (epoch ms). Whole ms and the rest apart:
+/// an epoch time in ns has more digits than an f64 holds, the difference to the origin does not.
+fn ms_since(t: i64, origin_ms: f64) -> f64 {
+    (t / 1_000_000) as f64 - origin_ms + (t % 1_000_000) as f64 / 1e6
+}
+
+/// A span in ns as ms.
+fn ms(d: i64) -> f64 {
+    d as f64 / 1e6
+}
+
 fn f64_ids(v: &[i64]) -> Vec<f64> {
     v.iter().map(|&x| if x == i64::MIN { f64::NAN } else { x as f64 }).collect()
 }
@@ -218,12 +229,12 @@ impl Parser {
     #[wasm_bindgen(js_name = eventStart)]
     pub fn event_start(&self) -> Vec<f64> {
         let o = self.origin_ms;
-        self.rec.events.start_ns.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6).collect()
+        self.rec.events.start_ns.iter().map(|&t| ms_since(t, o)).collect()
     }
     /// Event durations in ms, as f32 (24 bits of mantissa: 0.03 ms steps at five minutes).
     #[wasm_bindgen(js_name = eventDuration)]
     pub fn event_duration(&self) -> Vec<f32> {
-        self.rec.events.duration_ns.iter().map(|&d| (d as f64 / 1e6) as f32).collect()
+        self.rec.events.duration_ns.iter().map(|&d| ms(d) as f32).collect()
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventThread)]
@@ -285,12 +296,12 @@ impl Parser {
             }
             1 => {
                 self.out_f64.clear();
-                self.out_f64.extend(e.start_ns.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6));
+                self.out_f64.extend(e.start_ns.iter().map(|&t| ms_since(t, o)));
                 self.out_f64.as_ptr() as u32
             }
             2 => {
                 self.out_f32.clear();
-                self.out_f32.extend(e.duration_ns.iter().map(|&d| (d as f64 / 1e6) as f32));
+                self.out_f32.extend(e.duration_ns.iter().map(|&d| ms(d) as f32));
                 self.out_f32.as_ptr() as u32
             }
             3 => e.thread.as_ptr() as u32,
@@ -572,8 +583,8 @@ impl TableReader {
     pub fn floats(&self, i: usize) -> Vec<f64> {
         let o = self.origin_ms;
         match (self.kind(i), self.t.columns.get(i).map(|c| &c.data)) {
-            ("time", Some(ColumnData::Int(v))) => v.iter().map(|&t| (t / 1_000_000) as f64 - o + (t % 1_000_000) as f64 / 1e6).collect(),
-            ("span", Some(ColumnData::Int(v))) => v.iter().map(|&d| d as f64 / 1e6).collect(),
+            ("time", Some(ColumnData::Int(v))) => v.iter().map(|&t| ms_since(t, o)).collect(),
+            ("span", Some(ColumnData::Int(v))) => v.iter().map(|&d| ms(d)).collect(),
             (_, Some(ColumnData::Int(v))) => v.iter().map(|&x| x as f64).collect(),
             (_, Some(ColumnData::Float(v))) => v.clone(),
             _ => Vec::new(),
