@@ -267,7 +267,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
     return () => window.removeEventListener('keydown', onKey);
   }, [dispatch]);
   const gcCount = d.gc.length;
-  const kindsPresent = useMemo(() => WAIT_KINDS.filter((k) => d.waits[k].some((tr) => tr.start.length > 0)), [d.waits]);
+  const kindsPresent = useMemo(() => WAIT_KINDS.filter((k) => d.waits[k].some((tr) => tr.length > 0)), [d.waits]);
   const toggleLayer = (layer: string) =>
     set({ hiddenLayers: state.hiddenLayers.includes(layer) ? state.hiddenLayers.filter((l) => l !== layer) : [...state.hiddenLayers, layer] });
   return (

@@ -150,7 +150,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     const out: Waiting = {};
     const cols = Math.max(1, Math.floor(plotW / 2));
     for (const k of WAIT_KINDS) {
-      if (hidden.has(k) || !derived.waits[k].some((tr) => tr.start.length > 0)) continue;
+      if (hidden.has(k) || !derived.waits[k].some((tr) => tr.length > 0)) continue;
       out[k] = threadsWaiting(derived.waits[k], derived.filtered.threads, vp[0], vp[1], cols);
     }
     return out;

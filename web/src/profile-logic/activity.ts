@@ -11,7 +11,7 @@ import { firstAtOrAfter, gallopAtOrAfter, ListMemo } from './event-index';
 import { histogramOf, type Histogram } from './pixel-columns';
 import type { Cumulative } from './running-counts';
 import { findSpikes } from './spikes';
-import { threadsWaiting, trackOf, type Track } from './waits';
+import { spansOf, threadsWaiting, trackOf, type Track } from './waits';
 
 export type ActivityWeight = 'count' | 'duration' | 'threads';
 
@@ -25,39 +25,7 @@ export const ACTIVITY_LABEL: Record<ActivityWeight, string> = {
 export function matchTracks(profile: Profile, byThread: readonly Cumulative[]): Track[] {
   // match is a running count: the event at position k matches when match[k + 1] > match[k]; all
   // do when it ends at the list's length (the whole list's track, kept once per list).
-  return byThread.map(({ list, match }) => (match[list.length] === list.length ? trackOf(profile, list, null) : matchingTrack(profile, list, match)));
-}
-
-/**
- * trackOf for the matching events of a list, read off its running count inline, in arrays sized
- * by the matches (a narrow filter over millions of waits makes small ones).
- */
-export function matchingTrack(profile: Profile, list: Int32Array, match: Int32Array): Track {
-  const { start, duration } = profile.events;
-  const kept = match[list.length] - match[0];
-  const s = new Float64Array(kept);
-  const en = new Float64Array(kept);
-  let last = -1;
-  for (let k = 0; k < list.length; k++) {
-    if (match[k + 1] === match[k]) continue;
-    const i = list[k];
-    const d = duration[i];
-    if (!(d > 0)) continue;
-    const a = start[i];
-    const b = a + d;
-    if (last >= 0 && !(a > en[last])) {
-      if (b > en[last]) en[last] = b;
-    } else {
-      s[++last] = a;
-      en[last] = b;
-    }
-  }
-  const spans = last + 1;
-  // Mostly used: a view (no second copy); else a copy, so the rest is freed.
-  const fit = (x: Float64Array<ArrayBuffer>) => (spans > kept >> 1 ? x.subarray(0, spans) : x.slice(0, spans));
-  const cum = new Float64Array(spans + 1);
-  for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
-  return { start: fit(s), end: fit(en), cum };
+  return byThread.map(({ list, match }) => (match[list.length] - match[0] === list.length ? trackOf(profile, list, null) : spansOf(profile, list, match, null)));
 }
 
 /** The histogram of [from, to) in `buckets` weighed by `weight`; `other` is only counted by count. */
@@ -95,6 +63,22 @@ export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms:
   let shorter = 0;
   let longer = 0;
   for (const { list, match } of cums) {
+    // A long list whose every event matches: its count of short events, once per list and `ms`
+    // (one read of each duration, no flags).
+    if (list.length >= 4096 && match[list.length] - match[0] === list.length) {
+      const c = shortCounts.get(profile, list, () => ({ ms: NaN, count: 0 }));
+      if (c.ms !== ms) {
+        let count = 0;
+        for (let k = 0; k < list.length; k++) if (d[list[k]] < ms) count++;
+        c.ms = ms;
+        c.count = count;
+      }
+      shorter += c.count;
+      longer += list.length - c.count;
+      if (shorter > half) return false;
+      if (longer >= n - half) return true;
+      continue;
+    }
     // A long list's flags of the events shorter than `ms`, once per list: read in order, not
     // each event's duration wherever it lies among all events.
     const flags = list.length >= 4096 ? shortFlags.get(profile, list, () => ({ ms: NaN, short: new Uint8Array(0) })) : null;
@@ -117,6 +101,7 @@ export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms:
 }
 
 const shortFlags = new ListMemo<{ ms: number; short: Uint8Array }>();
+const shortCounts = new ListMemo<{ ms: number; count: number }>();
 
 /**
  * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms

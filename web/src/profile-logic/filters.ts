@@ -12,7 +12,7 @@ import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 import { callNodes, chainNames, entryOf, type CallNodeTable, type ReducedNodes } from './callnodes';
 import { firstReachingPast, ListMemo } from './event-index';
 import { hasInstances } from './kinds';
-import type { Cumulative } from './running-counts';
+import { allMatch, noneMatch, type Cumulative } from './running-counts';
 
 /** What a compiled filter answers: whether a name matches (anywhere in it, as RegExp.test). */
 export interface Matcher {
@@ -397,6 +397,18 @@ function countKept(list: Int32Array, events: Profile['events'], filter: StackFil
   }
 }
 
+/** Running count of a list's events in a running state (or with no state), all of them matching. */
+function runningCounts(list: Int32Array, state: Int32Array, running: Uint8Array): Int32Array {
+  const r = new Int32Array(list.length + 1);
+  let cr = 0;
+  for (let k = 0; k < list.length; k++) {
+    const s = state[list[k]];
+    if (s < 0 || running[s]) cr++;
+    r[k + 1] = cr;
+  }
+  return r;
+}
+
 /** A list's events by stack: per position, an id into the list's distinct stack rows. */
 interface ListStacks {
   /** The distinct stack rows (negative: no stack, stack lost), in the order first met. */
@@ -542,9 +554,17 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   }
   const rowKeep = stackOnly && many && lists.some((l) => l.length > 0 && l.length < BY_IDS) ? new Uint8Array(profile.stacks.length) : null;
   const cums = lists.map((list, t): Cumulative => {
+    // A list the filters drop whole, or keep whole: shared running counts (allMatch), no pass.
+    if (!kept(t)) {
+      const none = noneMatch(list.length);
+      return { list, match: none, running: none };
+    }
+    if (!test) {
+      const all = allMatch(list.length);
+      return { list, match: all, running: running ? runningCounts(list, state, running) : all };
+    }
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
-    if (!kept(t)) return { list, match: m, running: r };
     let cm = 0;
     let cr = 0;
     if (stackOnly) {
@@ -554,7 +574,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     }
     for (let k = 0; k < list.length; k++) {
       const i = list[k];
-      if (!test || passes(test, i)) {
+      if (passes(test, i)) {
         cm++;
         if (running) {
           const s = state[i];

@@ -18,6 +18,29 @@ export function runningStates(profile: Profile): Uint8Array {
   return out;
 }
 
+/**
+ * The running count of a list whose every event matches, `match[k] = k` for k in [0, n]: a view of
+ * one shared array, grown as longer lists ask (running counts are never written once made), so a
+ * type whose events all pass the filters costs no array of its size per thread.
+ */
+export function allMatch(n: number): Int32Array {
+  if (counting.length <= n) {
+    const next = new Int32Array(Math.max(n + 1, counting.length * 2));
+    for (let k = 0; k < next.length; k++) next[k] = k;
+    counting = next;
+  }
+  return counting.subarray(0, n + 1);
+}
+
+/** The running count of a list none of whose events match: zeros, shared as allMatch. */
+export function noneMatch(n: number): Int32Array {
+  if (zeros.length <= n) zeros = new Int32Array(Math.max(n + 1, zeros.length * 2));
+  return zeros.subarray(0, n + 1);
+}
+
+let counting = new Int32Array(0);
+let zeros = new Int32Array(0);
+
 /** Running counts over one time-sorted list: `match[k]` events among the first k match. */
 export interface Cumulative {
   list: Int32Array;

@@ -138,15 +138,49 @@ export function waitKindOf(kinds: Uint8Array, i: IndexIntoEvents): WaitKind | nu
 /**
  * One thread's waits as disjoint spans in time order, with prefix sums of their lengths:
  * covered time in any window is two binary searches.
+ *
+ * A list's own events, when they are disjoint already (waits on one thread seldom overlap), are
+ * the spans themselves: the track then reads the starts through the list (`at`), ends at the
+ * list's reach, and keeps one prefix sum in CUM_STEP, so millions of waits cost no copy of their
+ * times (spanStart, spanCum read either form).
  */
 export interface Track {
+  /** Spans. */
+  length: number;
+  /** Span k starts at start[k], or at start[at[k]] when `at` is set (the events' start column). */
   start: Float64Array;
+  at: Int32Array | null;
+  /** Span k ends at end[k]. */
   end: Float64Array;
-  /** cum[k]: total length of spans before k; length spans + 1. */
+  /**
+   * cum[k]: total length of the spans before span k (length + 1 entries); with `at`, the same
+   * for every CUM_STEP-th span only, cum[k / CUM_STEP].
+   */
   cum: Float64Array;
 }
 
-const EMPTY_TRACK: Track = { start: new Float64Array(0), end: new Float64Array(0), cum: new Float64Array(1) };
+/** One prefix sum kept in this many spans of a track that reads its starts through a list. */
+export const CUM_STEP = 16;
+const CUM_SHIFT = 4;
+
+/** Where span k of the track starts. */
+export function spanStart(tr: Track, k: number): number {
+  return tr.at ? tr.start[tr.at[k]] : tr.start[k];
+}
+
+/**
+ * Total length of the spans before span k (k ≤ length). The lengths are added in the order the
+ * prefix sums were, so both forms of a track give the very same number.
+ */
+export function spanCum(tr: Track, k: number): number {
+  const { at, start, end, cum } = tr;
+  if (!at) return cum[k];
+  let sum = cum[k >> CUM_SHIFT];
+  for (let j = k & ~(CUM_STEP - 1); j < k; j++) sum += end[j] - start[at[j]];
+  return sum;
+}
+
+const EMPTY_TRACK: Track = { length: 0, start: new Float64Array(0), at: null, end: new Float64Array(0), cum: new Float64Array(1) };
 
 /**
  * The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event,
@@ -156,41 +190,45 @@ export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k
   // The track of a whole list (a thread's waits of one type, unfiltered) serves both the wait
   // strip and the selected type's activity: once per list.
   if (keep === null && list.length >= 1024) return wholeTracks.get(profile, list, () => wholeTrack(profile, list));
-  return spansOf(profile, list, keep);
+  return spansOf(profile, list, null, keep);
 }
 
 /**
- * The track of a whole list. When its events are disjoint (waits on one thread seldom overlap)
- * the spans are the events: the ends are the list's reach (kept once per list for the timeline
- * and the range counts anyway), and only the starts and the prefix sums are written.
+ * The track of a whole list. When its events are disjoint the spans are the events: the starts
+ * read through the list, the ends are the list's reach (kept once per list for the timeline and
+ * the range counts anyway), and only every CUM_STEP-th prefix sum is written.
  */
 function wholeTrack(profile: Profile, list: Int32Array): Track {
   const { reach, disjoint } = reachInfo(profile, list);
-  if (!disjoint || list.length === 0) return spansOf(profile, list, null);
+  if (!disjoint || list.length === 0) return spansOf(profile, list, null, null);
   const { start } = profile.events;
   const n = list.length;
-  const s = new Float64Array(n);
-  const cum = new Float64Array(n + 1);
+  const cum = new Float64Array((n >> CUM_SHIFT) + 1);
   let sum = 0;
   for (let k = 0; k < n; k++) {
-    const a = start[list[k]];
-    s[k] = a;
-    sum += reach[k] - a;
-    cum[k + 1] = sum;
+    if ((k & (CUM_STEP - 1)) === 0) cum[k >> CUM_SHIFT] = sum;
+    sum += reach[k] - start[list[k]];
   }
-  return { start: s, end: reach, cum };
+  if ((n & (CUM_STEP - 1)) === 0) cum[n >> CUM_SHIFT] = sum;
+  return { length: n, start, at: list, end: reach, cum };
 }
 
 const wholeTracks = new ListMemo<Track>();
 
-function spansOf(profile: Profile, list: Int32Array, keep: ((i: number, k: number) => boolean) | null): Track {
+/**
+ * The union of the spans of a list's events with a duration that match: those whose running
+ * count `match` steps (null: all), and that `keep` accepts (null: all). Arrays sized by the
+ * matches, filled in one pass; most used, they are views, else copies so the rest is freed.
+ */
+export function spansOf(profile: Profile, list: Int32Array, match: Int32Array | null, keep: ((i: number, k: number) => boolean) | null): Track {
   const { start, duration } = profile.events;
-  // Room for one span per event: waits seldom overlap on a thread, so most lists need nearly
-  // all of it, and one pass fills it.
-  const s = new Float64Array(list.length);
-  const en = new Float64Array(list.length);
+  // Room for one span per matching event: waits seldom overlap on a thread.
+  const room = match ? match[list.length] - match[0] : list.length;
+  const s = new Float64Array(room);
+  const en = new Float64Array(room);
   let last = -1;
   for (let k = 0; k < list.length; k++) {
+    if (match !== null && match[k + 1] === match[k]) continue;
     const i = list[k];
     const d = duration[i];
     if (!(d > 0) || (keep !== null && !keep(i, k))) continue;
@@ -205,17 +243,15 @@ function spansOf(profile: Profile, list: Int32Array, keep: ((i: number, k: numbe
   }
   const spans = last + 1;
   if (spans === 0) return EMPTY_TRACK;
-  // Mostly used: a view (no second copy of millions); else a copy, so the rest is freed.
-  const fit = (a: Float64Array<ArrayBuffer>) => (spans > list.length >> 1 ? a.subarray(0, spans) : a.slice(0, spans));
+  const fit = (a: Float64Array<ArrayBuffer>) => (spans > room >> 1 ? a.subarray(0, spans) : a.slice(0, spans));
   const cum = new Float64Array(spans + 1);
   for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
-  return { start: fit(s), end: fit(en), cum };
+  return { length: spans, start: fit(s), at: null, end: fit(en), cum };
 }
 
 /** Time the track covers within [a, b), ms. */
 export function covered(track: Track, a: number, b: number): number {
-  const { start, end, cum } = track;
-  const n = start.length;
+  const { end, length: n } = track;
   if (n === 0 || !(b > a)) return 0;
   // First span ending after a; first span starting at or after b.
   let lo = 0;
@@ -229,13 +265,14 @@ export function covered(track: Track, a: number, b: number): number {
   hi = n;
   while (lo < hi) {
     const m = (lo + hi) >> 1;
-    if (start[m] < b) lo = m + 1;
+    if (spanStart(track, m) < b) lo = m + 1;
     else hi = m;
   }
   const j = lo;
   if (j <= i) return 0;
-  let t = cum[j] - cum[i];
-  if (start[i] < a) t -= a - start[i];
+  let t = spanCum(track, j) - spanCum(track, i);
+  const si = spanStart(track, i);
+  if (si < a) t -= a - si;
   if (end[j - 1] > b) t -= end[j - 1] - b;
   return Math.max(0, t);
 }
@@ -299,11 +336,10 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
   if (!(w > 0)) return out;
   for (let t = 0; t < tracks.length; t++) {
     const tr = tracks[t];
-    const { start, end, cum } = tr;
-    const n = start.length;
+    const { end, length: n } = tr;
     if (n === 0 || (keep && !keep[t])) continue;
     // Only the columns the thread's spans can touch.
-    const first = Math.max(0, Math.floor((start[0] - from) / w));
+    const first = Math.max(0, Math.floor((spanStart(tr, 0) - from) / w));
     const last = Math.min(columns - 1, Math.floor((end[n - 1] - from) / w));
     if (first > last) continue;
     // The time covered before x, F(x) = cum[j] + the part of span j before x (j: the first span
@@ -312,11 +348,12 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
     // a step or a short search, however many spans a column holds.
     let x = from + first * w;
     let j = firstEndAfter(end, x, 0);
-    let before = j < n ? cum[j] + Math.max(0, x - start[j]) : cum[n];
+    const all = spanCum(tr, n);
+    let before = j < n ? spanCum(tr, j) + Math.max(0, x - spanStart(tr, j)) : all;
     for (let c = first; c <= last; c++) {
       x = from + (c + 1) * w;
       j = firstEndAfter(end, x, j);
-      const upTo = j < n ? cum[j] + Math.max(0, x - start[j]) : cum[n];
+      const upTo = j < n ? spanCum(tr, j) + Math.max(0, x - spanStart(tr, j)) : all;
       out[c] += (upTo - before) / w;
       before = upTo;
     }

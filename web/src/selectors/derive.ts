@@ -22,7 +22,7 @@ import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
 import { countInRange, keptWeights, selectInRanges, weightsInRange } from '../profile-logic/ranges';
-import { runningStates, type Cumulative } from '../profile-logic/running-counts';
+import { allMatch, runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
 import { DEFAULT_INTERVAL_MS, matchingIn, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
 import { subjectsInRange, type SubjectRow } from '../profile-logic/subjects';
@@ -181,8 +181,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     // Every sample counts: a running count of 1 per event along each thread's list.
     const byThread = Array.from({ length: profile.threads.length }, (_, t) => {
       const list = mergeByStart(profile.events.start, samples.map((ty) => eventsOf(index, ty, t)));
-      const match = new Int32Array(list.length + 1);
-      for (let k = 0; k < list.length; k++) match[k + 1] = k + 1;
+      const match = allMatch(list.length);
       return { list, match, running: match };
     });
     return { byThread, kind: profile.eventTypes[samples[0]].kind, selected: false };

@@ -300,7 +300,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
         const list = intervals.byThread[t];
         const reach = intervals.reach[t];
         // Whether a pin can win a pixel here: only a thread with pins shown looks for one.
-        const mayPin = pinnedCode > 0 && !hiddenCode[pinnedCode - 1] && (f.waits.pinned[t]?.start.length ?? 0) > 0;
+        const mayPin = pinnedCode > 0 && !hiddenCode[pinnedCode - 1] && (f.waits.pinned[t]?.length ?? 0) > 0;
         let k = firstReaching(intervals, t, vp[0]);
         let runPath: Path2D | null = null;
         let runX0 = 0;

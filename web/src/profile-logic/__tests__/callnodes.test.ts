@@ -9,12 +9,13 @@ import { buildCallNodes, callNodes, entryOf, reduceNodes, reducedWeights, weigh,
 import { callTree, countNodes, invertedTree, kthLargest, kthLargestCounted, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, passes, prepareStackFilters, StackFilter, type Matcher } from '../filters';
-import { countsInBins, matchingTrack } from '../activity';
+import { countsInBins } from '../activity';
 import { threadCounts } from '../lanes';
 import { histogramOf } from '../pixel-columns';
 import { topMethods } from '../methods';
 import { keptWeights, weightsInRange } from '../ranges';
 import type { Cumulative } from '../running-counts';
+import { spansOf } from '../waits';
 import { buildProfile } from './build';
 
 function rng(seed: number): () => number {
@@ -474,7 +475,7 @@ it('a thread’s track of matching waits is the union of its matching events’ 
           if (top && a <= top[1]) top[1] = Math.max(top[1], b);
           else spans.push([a, b]);
         }
-        const got = matchingTrack(p, list, match);
+        const got = spansOf(p, list, match, null);
         expect(Array.from(got.start), inc).toEqual(spans.map((x) => x[0]));
         expect(Array.from(got.end), inc).toEqual(spans.map((x) => x[1]));
         expect(got.cum[spans.length]).toBeCloseTo(spans.reduce((a, x) => a + x[1] - x[0], 0), 9);

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
 import { intervals } from '../intervals';
-import { covered, trackOf, waitKinds, waitTracks } from '../waits';
+import { covered, spanCum, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
 
@@ -45,6 +45,11 @@ function union(starts: number[], durations: number[]): [number, number][] {
   return out;
 }
 
+/** A track's spans as [start, end] pairs, read through whichever form it has. */
+function spansIn(tr: Track): [number, number][] {
+  return Array.from({ length: tr.length }, (_, k) => [spanStart(tr, k), tr.end[k]]);
+}
+
 function coveredBrute(spans: [number, number][], a: number, b: number): number {
   return spans.reduce((sum, [x, y]) => sum + Math.max(0, Math.min(y, b) - Math.max(x, a)), 0);
 }
@@ -72,11 +77,17 @@ describe('a whole list’s track and reach', () => {
 
           const want = union(starts, durations);
           const track = trackOf(p, list, null);
-          expect(Array.from(track.start)).toEqual(want.map((s) => s[0]));
-          expect(Array.from(track.end)).toEqual(want.map((s) => s[1]));
-          expect(track.cum.length).toBe(want.length + 1);
+          expect(spansIn(track)).toEqual(want);
+          // A long disjoint list is its own track: starts read through it, a sum kept in 16.
+          expect(track.at !== null).toBe(disjoint && list.length >= 1024);
+          // The covered time before each span: the lengths added in order, to the last bit.
+          let sum = 0;
+          for (let k = 0; k <= want.length; k++) {
+            expect(spanCum(track, k)).toBe(sum);
+            if (k < want.length) sum += want[k][1] - want[k][0];
+          }
           // Asked twice: the same track (kept per list when long), unchanged.
-          expect(Array.from(trackOf(p, list, null).end)).toEqual(want.map((s) => s[1]));
+          expect(spansIn(trackOf(p, list, null))).toEqual(want);
           const last = starts[starts.length - 1] + 10;
           for (let w = 0; w < 50; w++) {
             const a = r() * last;
@@ -84,6 +95,12 @@ describe('a whole list’s track and reach', () => {
             expect(covered(track, a, b)).toBeCloseTo(coveredBrute(want, a, b), 6);
           }
           expect(covered(track, 0, last)).toBeCloseTo(coveredBrute(want, 0, last), 6);
+          // The curve of threads waiting: each column the time covered in it over its width.
+          for (const [from, to, cols] of [[0, last, 37], [last / 3, last / 3 + 2, 300]]) {
+            const got = threadsWaiting([track], null, from, to, cols);
+            const w = (to - from) / cols;
+            for (let c = 0; c < cols; c++) expect(got[c]).toBeCloseTo(coveredBrute(want, from + c * w, from + (c + 1) * w) / w, 6);
+          }
         }
       });
     }
@@ -180,8 +197,7 @@ describe('the wait kinds’ tracks', () => {
         );
         const track = tracks[kind][thread];
         expect(want.length).toBeGreaterThan(0);
-        expect(Array.from(track.start)).toEqual(want.map((s) => s[0]));
-        expect(Array.from(track.end)).toEqual(want.map((s) => s[1]));
+        expect(spansIn(track)).toEqual(want);
       }
     }
   });

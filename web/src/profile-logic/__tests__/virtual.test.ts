@@ -61,12 +61,12 @@ describe('virtual threads', () => {
     }
     for (const [thread, { n, ms }] of want) {
       const t = [...Array(profile.threads.length).keys()].find((x) => name(x) === thread)!;
-      expect(tracks[t].start.length).toBe(n); // pins of one thread never overlap
+      expect(tracks[t].length).toBe(n); // pins of one thread never overlap
       // Durations are stored in float32 milliseconds: a microsecond per event is plenty.
       expect(Math.abs(covered(tracks[t], -Infinity, Infinity) - ms)).toBeLessThan(n * 1e-3);
     }
     // No platform thread has pinned intervals.
-    for (let t = 0; t < profile.threads.length; t++) if (!profile.threads.virtual[t]) expect(tracks[t].start.length).toBe(0);
+    for (let t = 0; t < profile.threads.length; t++) if (!profile.threads.virtual[t]) expect(tracks[t].length).toBe(0);
   });
 
   it('draws jdk.MethodTrace as intervals on the tracing thread, with the method the JDK read', () => {
