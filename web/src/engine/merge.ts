@@ -12,10 +12,11 @@
  * rows are grouped by round.
  */
 import { PrefixTree, TupleIds } from '../columns/ids';
-import type { Description, PartColumns, TypeRow } from './parts';
+import { pieceRows, type Description, type PartColumns, type TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
 export type PartData = Omit<PartColumns, 'description'>;
+
 
 /** `to[base + i]` = `from[i]` remapped through `map` (negative markers kept), for every i. */
 function remapColumn(to: Int32Array, base: number, from: Int32Array, map: Int32Array): void {
@@ -96,7 +97,7 @@ export function mergeParts(parts: PartColumns[]): PartColumns {
   if (parts.length === 1) return parts[0];
   const description = mergeDescriptions(parts.map((p) => p.description));
   const m = new Merger(description.types.map((t) => t.name));
-  const sources = parts.map((p) => m.source(p.eventType.length));
+  const sources = parts.map((p) => m.source(pieceRows(p)));
   parts.forEach((p, i) => m.add(sources[i], p, p.description.types.map((t) => t.name)));
   return { ...m.finish(), description };
 }
@@ -221,30 +222,48 @@ export class Merger {
     }
     stTable.length = st;
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
-    const n = p.eventType.length;
+    const n = pieceRows(p);
     const base = src.pos;
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
+    const c = p.constant ?? {};
     // Column by column: each loop reads one column of the piece and writes one of the output,
-    // small enough to stay inlined and sequential in memory.
+    // small enough to stay inlined and sequential in memory; a column the piece holds as one
+    // value is filled.
     const fromType = p.eventType;
     const toType = out.eventType;
     let missing = -1;
-    for (let i = 0; i < n; i++) {
-      const ty = tyMap[fromType[i]];
-      if (ty < 0) missing = fromType[i];
-      toType[base + i] = ty;
+    if (c.eventType !== undefined) {
+      const ty = tyMap[c.eventType] ?? -1;
+      if (ty < 0) missing = c.eventType;
+      toType.fill(ty, base, base + n);
+    } else {
+      for (let i = 0; i < n; i++) {
+        const ty = tyMap[fromType[i]];
+        if (ty < 0) missing = fromType[i];
+        toType[base + i] = ty;
+      }
     }
     if (missing >= 0) throw new Error(`Event type ${types[missing]} has rows but is missing from the recording's description.`);
-    remapColumn(out.eventThread, base, p.eventThread, thMap);
-    remapColumn(out.eventStack, base, p.eventStack, stMap);
-    remapColumn(out.eventState, base, p.eventState, sMap);
-    remapColumn(out.eventSubject, base, p.eventSubject, sMap);
-    remapColumn(out.eventPeer, base, p.eventPeer, thMap);
-    out.eventStart.set(p.eventStart, base);
-    out.eventDuration.set(p.eventDuration, base);
-    out.eventWeight.set(p.eventWeight, base);
-    out.eventValue.set(p.eventValue, base);
-    out.eventOffset.set(p.eventOffset, base);
+    const index = (k: 'eventThread' | 'eventStack' | 'eventState' | 'eventSubject' | 'eventPeer', map: Int32Array) => {
+      const v = c[k];
+      if (v === undefined) remapColumn(out[k], base, p[k], map);
+      else out[k].fill(v < 0 ? v : map[v], base, base + n);
+    };
+    index('eventThread', thMap);
+    index('eventStack', stMap);
+    index('eventState', sMap);
+    index('eventSubject', sMap);
+    index('eventPeer', thMap);
+    const copy = (k: 'eventStart' | 'eventDuration' | 'eventWeight' | 'eventValue' | 'eventOffset') => {
+      const v = c[k];
+      if (v === undefined) out[k].set(p[k], base);
+      else out[k].fill(v, base, base + n);
+    };
+    copy('eventStart');
+    copy('eventDuration');
+    copy('eventWeight');
+    copy('eventValue');
+    copy('eventOffset');
     src.pos += n;
   }
 

@@ -77,7 +77,18 @@ export interface PartColumns {
   eventValue: Float64Array;
   eventPeer: Int32Array;
   eventOffset: Float64Array;
+  /**
+   * Event columns a streamed piece holds as one value for every row, their arrays left empty
+   * (a picked type fills some with one value: its type, a weight of 1, no state, no peer): the
+   * merger fills them instead of copying. Never the start or offset column (`pieceRows`).
+   */
+  constant?: Partial<Record<EventColumn, number>>;
   description: Description;
+}
+
+/** Rows of a part or piece (its offset column is never held as a constant). */
+export function pieceRows(p: Pick<PartColumns, 'eventOffset'>): number {
+  return p.eventOffset.length;
 }
 
 /** The typed arrays of a part, for a transfer list. */
@@ -104,6 +115,24 @@ const EVENT_COLUMNS = [
   ['eventOffset', Float64Array],
 ] as const;
 
+export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
+
+/** Columns whose rows all differ in practice (times, offsets): never checked for one value. */
+const NEVER_CONSTANT: ReadonlySet<EventColumn> = new Set(['eventStart', 'eventOffset']);
+
+/** Whether every value of `a` is `a[0]` (NaN equal to NaN); false when empty. */
+export function allSame(a: ArrayLike<number>): boolean {
+  const n = a.length;
+  if (n === 0) return false;
+  const v = a[0];
+  if (v !== v) {
+    for (let i = 1; i < n; i++) if (a[i] === a[i]) return false;
+    return true;
+  }
+  for (let i = 1; i < n; i++) if (a[i] !== v) return false;
+  return true;
+}
+
 /** The buffers of a piece's event columns, in EVENT_COLUMNS order (for `EventBuffers.give`). */
 export function eventBuffers(p: PartColumns): ArrayBuffer[] {
   return EVENT_COLUMNS.map(([k]) => p[k].buffer as ArrayBuffer);
@@ -120,20 +149,34 @@ export class EventBuffers {
   private readonly free: ArrayBuffer[][] = EVENT_COLUMNS.map(() => []);
   /** Columns copied into a buffer handed back (not a new one). */
   reused = 0;
+  /** Columns sent as one value (not copied). */
+  constants = 0;
 
   /** Buffers of a merged piece, in EVENT_COLUMNS order (eventBuffers). */
   give(buffers: ArrayBuffer[]): void {
     buffers.forEach((b, k) => {
-      if (k < this.free.length && this.free[k].length < 2) this.free[k].push(b);
+      // (A column held as a constant went with an empty buffer.)
+      if (k < this.free.length && this.free[k].length < 2 && b.byteLength > 0) this.free[k].push(b);
     });
   }
 
-  /** The event rows `p` holds since its last piece, copied out of wasm `memory`. */
-  read(p: WasmParser, memory: WebAssembly.Memory): Pick<PartColumns, (typeof EVENT_COLUMNS)[number][0]> {
+  /**
+   * The event rows `p` holds since its last piece, copied out of wasm `memory`; a column whose
+   * rows all hold one value (of two rows or more) is not copied but named in `constant`.
+   */
+  read(p: WasmParser, memory: WebAssembly.Memory): Pick<PartColumns, EventColumn | 'constant'> {
     const n = p.pendingRows();
     const out = {} as Record<string, ArrayBufferView>;
+    const constant: Partial<Record<EventColumn, number>> = {};
     EVENT_COLUMNS.forEach(([name, T], k) => {
       const at = p.eventColumnAt(k);
+      const from = new T(memory.buffer, at, n);
+      if (n > 1 && !NEVER_CONSTANT.has(name) && allSame(from)) {
+        constant[name] = from[0];
+        out[name] = new T(0);
+        this.constants++;
+        return;
+      }
       const bytes = n * T.BYTES_PER_ELEMENT;
       const free = this.free[k];
       const i = free.findIndex((b) => b.byteLength >= bytes);
@@ -141,10 +184,10 @@ export class EventBuffers {
       const buffer = i >= 0 ? free.splice(i, 1)[0] : new ArrayBuffer(bytes + (bytes >> 2));
       if (i >= 0) this.reused++;
       const to = new T(buffer, 0, n);
-      to.set(new T(memory.buffer, at, n));
+      to.set(from);
       out[name] = to;
     });
-    return out as unknown as Pick<PartColumns, (typeof EVENT_COLUMNS)[number][0]>;
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant };
   }
 }
 
