@@ -66,6 +66,40 @@ enum Holds {
     Any,
 }
 
+/// The header of a checkpoint event, what comes before its pools:
+///
+/// ```text
+/// size(int) typeId(long, 1) startTime(long) duration(long) delta(long) kind(u8) poolCount(int)
+/// ```
+/// Only what a reader uses is kept. Nothing is checked: the callers decide what a wrong type
+/// or count means.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CheckpointHead {
+    /// The event's type id (1 for a checkpoint).
+    pub ty: u64,
+    /// Relative offset of the next checkpoint in the chain; 0 ends it.
+    pub delta: i64,
+    /// The number of pools, as written.
+    pub pools: i32,
+    /// Absolute offset of the pool count.
+    pub pools_at: u64,
+}
+
+impl CheckpointHead {
+    /// Reads the header of the event `r` is on, leaving `r` on its first pool.
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<CheckpointHead> {
+        r.int()?; // size
+        let ty = r.long()? as u64;
+        r.long()?; // start
+        r.long()?; // duration
+        let delta = r.long()?;
+        r.u8()?; // checkpoint kind (format 2) or flush flag (format 1)
+        let pools_at = r.offset();
+        let pools = r.int()?;
+        Ok(CheckpointHead { ty, delta, pools, pools_at })
+    }
+}
+
 struct Checkpoint {
     pos: usize,
     holds: Holds,
@@ -391,32 +425,21 @@ impl<'a> Chunk<'a> {
     /// What the checkpoint at `pos` holds, from its header alone.
     fn holds(&self, pos: usize) -> Holds {
         let mut r = self.reader_at(pos);
-        let mut head = || -> Result<Holds> {
-            r.int()?;
-            r.long()?; // type id 1
-            r.long()?; // start
-            r.long()?; // duration
-            r.long()?; // delta
-            r.u8()?; // kind
-            Ok(match r.long()? {
-                0 => Holds::Nothing,
-                1 => self.md.class_index(r.long()? as u64).map_or(Holds::Any, Holds::One),
-                _ => Holds::Any,
-            })
-        };
-        head().unwrap_or(Holds::Any)
+        match CheckpointHead::read(&mut r).map(|h| h.pools) {
+            Ok(0) => Holds::Nothing,
+            Ok(1) => r.long().ok().and_then(|id| self.md.class_index(id as u64)).map_or(Holds::Any, Holds::One),
+            _ => Holds::Any,
+        }
     }
 
     fn checkpoint_delta(&self, pos: usize) -> Result<i64> {
         let mut r = self.reader_at(pos);
-        let _size = r.int()?;
-        let ty = r.long()?;
-        if ty != 1 {
-            return Err(r.err(ErrorKind::BadMetadata("the constant-pool offset does not point at a checkpoint")));
+        let at = r.offset();
+        let head = CheckpointHead::read(&mut r)?;
+        if head.ty != 1 {
+            return Err(Error::new(ErrorKind::BadMetadata("the constant-pool offset does not point at a checkpoint"), at));
         }
-        r.long()?;
-        r.long()?;
-        r.long()
+        Ok(head.delta)
     }
 
     fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
@@ -429,13 +452,8 @@ impl<'a> Chunk<'a> {
         // Bound the reader by the event.
         let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
         r.seek(pos)?;
-        r.int()?;
-        r.long()?; // type id 1
-        r.long()?; // start
-        r.long()?; // duration
-        r.long()?; // delta
-        r.u8()?; // checkpoint kind (format 2) or flush flag (format 1)
-        let npools = r.len("pool count", 2)?;
+        let head = CheckpointHead::read(&mut r)?;
+        let npools = r.check_len("pool count", head.pools, 2, head.pools_at)?;
         for _ in 0..npools {
             let at = r.offset();
             let tid = r.long()? as u64;

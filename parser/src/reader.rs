@@ -330,6 +330,12 @@ impl<'a> Reader<'a> {
     pub fn len(&mut self, what: &'static str, min_elem: usize) -> Result<usize> {
         let at = self.offset();
         let n = self.int()?;
+        self.check_len(what, n, min_elem, at)
+    }
+
+    /// `n`, read at absolute offset `at`, as [`Reader::len`] takes it: a count of elements of
+    /// at least `min_elem` bytes each that fit in what is left.
+    pub(crate) fn check_len(&self, what: &'static str, n: i32, min_elem: usize, at: u64) -> Result<usize> {
         if n < 0 {
             return Err(Error::new(ErrorKind::OutOfBounds { what, value: n as i64 }, at));
         }

@@ -15,6 +15,7 @@
 //! skipped. A chunk whose header, metadata or event headers cannot be read is read whole, so
 //! the pass reports what it would on the whole bytes.
 
+use crate::chunk::CheckpointHead;
 use crate::header::{ChunkHeader, HEADER_SIZE};
 use crate::metadata::Metadata;
 use crate::reader::Reader;
@@ -192,7 +193,7 @@ impl Sparse {
                 continue;
             }
             if ty == 1 && esize as usize >= SKIP_MIN {
-                match one_pool(&mut r) {
+                match one_pool(&mut r, pos) {
                     Some(id) if md.class_index(id).is_some_and(|c| !self.needed.get(c).copied().unwrap_or(true)) => {
                         pos = end;
                         loaded = end;
@@ -209,13 +210,10 @@ impl Sparse {
     }
 }
 
-/// After a checkpoint's size and type: the class id of its one pool, if it holds one.
-fn one_pool(r: &mut Reader<'_>) -> Option<u64> {
-    r.long().ok()?; // start
-    r.long().ok()?; // duration
-    r.long().ok()?; // delta
-    r.u8().ok()?; // kind
-    match r.long().ok()? {
+/// The class id of the one pool of the checkpoint at `pos`, if it holds one.
+fn one_pool(r: &mut Reader<'_>, pos: usize) -> Option<u64> {
+    r.seek(pos).ok()?;
+    match CheckpointHead::read(r).ok()?.pools {
         1 => r.long().ok().map(|id| id as u64),
         _ => None,
     }
