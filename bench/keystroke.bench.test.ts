@@ -2,7 +2,7 @@
  * Cost of one stack-filter keystroke in Node (one thread), through every computation the view
  * redoes when the filter's text changes (selectors/derive.ts from filterLists on): the filters
  * and running counts, the lanes' counts, the activity's spikes, the selection's count, the
- * weights per stack, the flame graph's call tree and its total (over the type's reduced call
+ * weights the stack filters keep, the flame graph's call tree and its total (over the type's reduced call
  * nodes, pruned as the view prunes it; top methods are summed only for the views that show them),
  * and d3's layout of the tree (hierarchy, sort, partition: the flame graph's data path, not its
  * SVG). Per text typed, the median of 5 runs (REPEAT) and each stage's median; the goal beside it.
@@ -20,7 +20,7 @@ import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { reduceNodes, withReduced, type ReducedNodes } from '../web/src/profile-logic/callnodes';
 import { callTree, LIGHT, totalWeight, type CallNode } from '../web/src/profile-logic/calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex } from '../web/src/profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, type Matcher } from '../web/src/profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, keptByEntry, type Matcher } from '../web/src/profile-logic/filters';
 import { KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
 import { threadCounts } from '../web/src/profile-logic/lanes';
 import { topMethods } from '../web/src/profile-logic/methods';
@@ -157,6 +157,8 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   // The type's reduced call nodes: once per type, as the view keeps them.
   const reduced = reducedOf(p, ty, idx);
   const baseWeights = withReduced(weightsInRange(p, baseParts, null, mode), reduced);
+  // Their sums over the reduced nodes too, as the view has them from before the keystroke.
+  totalWeight(p, baseWeights);
   lap('setup (not per keystroke)');
   // Without stack filters, the events and weights of the other filters are the view's as they were.
   const pass = stack ? filterLists(p, { type: ty, thread: null, stack, exclude: null, state: '', hiddenThreads: new Set(), reduced }, lists.parts, ofType, running) : base;
@@ -168,8 +170,9 @@ function keystroke(p: Profile, idx: ThreadIndex, ty: number, text: string): { st
   activitySpikes(p, parts, tracks, pass.filtered.threads, interval ? 'threads' : 'count');
   countInRange(p, parts, null);
   lap('lanes, spikes, count');
-  const weights = pass.stack ? withReduced(keptWeights(p, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights;
-  lap('weights per stack');
+  // Kept per entry of the reduced nodes (per stack row only where they do not serve).
+  const weights = pass.stack ? (keptByEntry(p, baseWeights, pass.stack, pass.noStack) ?? withReduced(keptWeights(p, baseWeights, pass.stack, pass.noStack), reduced)) : baseWeights;
+  lap('weights kept');
   const total = totalWeight(p, weights);
   const tree = callTree(p, weights, `all · ${total}`, LIGHT);
   lap('call tree');

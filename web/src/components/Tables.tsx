@@ -30,10 +30,10 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
   const rows = (state.methodSort === 'self' ? [...derived.methods].sort((a, b) => b.self - a.self || b.total - a.total) : derived.methods).slice(0, METHOD_ROWS);
   const total = derived.totalWeight;
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
-  const sw = selectedIdx >= 0 ? sandwich(profile, derived.weights, selectedIdx) : null;
+  const sw = selectedIdx >= 0 ? sandwich(profile, derived.stackWeights(), selectedIdx) : null;
   const choose = (name: string) => on.onChooseMethod(name === state.selectedMethod ? null : name);
   // The weight of events whose stack was lost (calltree's weightSlots: the slot after "no stack").
-  const lost = derived.weights[profile.stacks.length + 1] ?? 0;
+  const lost = derived.stackWeights()[profile.stacks.length + 1] ?? 0;
   return (
     <div className="methods">
       <div>

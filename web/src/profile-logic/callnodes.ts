@@ -466,6 +466,38 @@ function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array):
   return { r, self, total, sum };
 }
 
+/**
+ * A selection's weights per entry of its type's reduced nodes, with the weights of its events
+ * without a stack and of those whose stack was lost (the last two slots of calltree.ts
+ * weightSlots): all a flame graph and its total read, and no array over the stack rows.
+ */
+export interface EntryWeights {
+  reduced: ReducedWeights;
+  noStack: number;
+  stackLost: number;
+}
+
+/**
+ * The weights of `base` on the entries `keep` marks (1 per entry kept): a stack filter tests a
+ * path of names, and an entry's stack rows all end at its node, so it keeps or drops an entry
+ * whole. Equal to the bit to the reduced weights of the kept rows (each entry's rows were summed
+ * in the same order, and the totals are summed in the same pass), in a pass over the entries.
+ */
+export function keptEntries(base: ReducedWeights, keep: Uint8Array): ReducedWeights {
+  const { r } = base;
+  const self = new Float64Array(r.length);
+  for (let e = 0; e < r.length; e++) if (keep[e] === 1) self[e] = base.self[e];
+  const total = self.slice();
+  const up = r.up;
+  let sum = 0;
+  for (let e = r.length - 1; e >= 0; e--) {
+    const u = up[e];
+    if (u >= 0) total[u] += total[e];
+    else sum += total[e];
+  }
+  return { r, self, total, sum };
+}
+
 /** The distinct method names of each entry's chain (ReducedNodes.chains), made once. */
 export function chainNames(t: CallNodeTable, r: ReducedNodes, strings: number): { chainStart: Int32Array; chainNames: Int32Array } {
   if (r.chains) return r.chains;

@@ -7,7 +7,7 @@
  * leaves (each function, then who called it).
  */
 import { STACK_LOST, type FrameKind, type Profile } from '../columns/profile';
-import { callNodes, nodeWeights, reducedWeights, type CallNodeTable, type NodeWeights, type ReducedWeights } from './callnodes';
+import { callNodes, nodeWeights, reducedWeights, type CallNodeTable, type EntryWeights, type ReducedWeights } from './callnodes';
 
 export interface CallNode {
   name: string;
@@ -54,14 +54,31 @@ export function stackSlot(s: number, stacks: number): number {
   return s >= 0 ? s : s === STACK_LOST ? stacks + 1 : stacks;
 }
 
+/**
+ * What a tree is made from: weights per stack row (see weightSlots), or a selection's weights
+ * per entry of its type's reduced nodes (callnodes.ts EntryWeights: no array over the rows).
+ */
+export type TreeWeights = Float64Array | EntryWeights;
+
+/** The weights of "no stack" and "stack lost" (see weightSlots), each 0 when absent. */
+function lostOf(weights: TreeWeights, rows: number): [number, number] {
+  if (!(weights instanceof Float64Array)) return [weights.noStack, weights.stackLost];
+  return [weights[rows] ?? 0, weights[rows + 1] ?? 0];
+}
+
+/** The reduced weights `weights` are (or were recorded with: callnodes.ts withReduced), else null. */
+function reducedOf(t: CallNodeTable, weights: TreeWeights): ReducedWeights | null {
+  return weights instanceof Float64Array ? reducedWeights(t, weights) : weights.reduced;
+}
+
 /** Events without a stack, and those whose stack was lost, as two children of the root. */
-function addNoStack(root: Builder, weights: Float64Array, length: number): void {
+function addNoStack(root: Builder, lost: readonly [number, number]): void {
   const slots: [number, string][] = [
-    [length, '(no stack)'],
-    [length + 1, '(stack lost: chunk cut)'],
+    [0, '(no stack)'],
+    [1, '(stack lost: chunk cut)'],
   ];
   for (const [slot, name] of slots) {
-    const w = weights[slot] ?? 0;
+    const w = lost[slot];
     if (!(w > 0)) continue;
     // Keyed apart from every string index: no frame merges into them.
     const b = child(root, -1 - slot, name, 6 as FrameKind);
@@ -87,11 +104,9 @@ export interface Light {
 /** The flame graph's: hide slivers under 1/5000 of the total when the tree passes 20,000 nodes. */
 export const LIGHT: Light = { maxNodes: 20_000, share: 1 / 5000 };
 
-/** The weights of "no stack" and "stack lost" (see weightSlots), zero when absent. */
-function lostWeight(weights: Float64Array, rows: number): number {
-  let w = 0;
-  for (const slot of [rows, rows + 1]) if ((weights[slot] ?? 0) > 0) w += weights[slot];
-  return w;
+/** The weights of "no stack" and "stack lost" together. */
+function lostWeight(lost: readonly [number, number]): number {
+  return (lost[0] > 0 ? lost[0] : 0) + (lost[1] > 0 ? lost[1] : 0);
 }
 
 /**
@@ -100,16 +115,16 @@ function lostWeight(weights: Float64Array, rows: number): number {
  * the nodes, then one object per node shown. Weights recorded with their type's reduced nodes
  * (callnodes.ts withReduced) are summed over those, and a chain's nodes made from its entry.
  */
-export function callTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
+export function callTree(profile: Profile, weights: TreeWeights, rootName = 'all', light: Light | null = null): CallNode {
   const t = callNodes(profile);
-  const rows = profile.stacks.length;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
-  const reduced = reducedWeights(t, weights);
-  const whole = nodeWeightsOr(t, weights, reduced);
+  const reduced = reducedOf(t, weights);
+  const whole = reduced ? null : nodeWeights(t, weights as Float64Array);
   const total = reduced ? reduced.total : whole!.total;
   const len = reduced ? reduced.r.len : null;
-  root.node.value = (reduced ? reduced.sum : whole!.sum) + lostWeight(weights, rows);
-  const lost = ((weights[rows] ?? 0) > 0 ? 1 : 0) + ((weights[rows + 1] ?? 0) > 0 ? 1 : 0);
+  const lostWeights = lostOf(weights, profile.stacks.length);
+  root.node.value = (reduced ? reduced.sum : whole!.sum) + lostWeight(lostWeights);
+  const lost = (lostWeights[0] > 0 ? 1 : 0) + (lostWeights[1] > 0 ? 1 : 0);
   const { min, above } = light ? lightCut(total, len, root.node.value, lost, light) : { min: Number.MIN_VALUE, above: false };
   const { name, kind, prefix } = t;
   // A node's total is at least each callee's: a dropped node drops its subtree.
@@ -155,15 +170,10 @@ export function callTree(profile: Profile, weights: Float64Array, rootName = 'al
     }
   }
   const value = root.node.value;
-  addNoStack(root, weights, rows);
+  addNoStack(root, lostWeights);
   root.node.value = value;
   if (min > Number.MIN_VALUE) root.node.children = root.node.children.filter((c) => kept(c.value));
   return root.node;
-}
-
-/** The node weights of `weights`, unless the reduced ones stand in for them. */
-function nodeWeightsOr(t: CallNodeTable, weights: Float64Array, reduced: ReducedWeights | null): NodeWeights | null {
-  return reduced ? null : nodeWeights(t, weights);
 }
 
 /**
@@ -215,24 +225,28 @@ function lightCut(total: Float64Array, len: Int32Array | null, rootValue: number
  * The inverted (callers) tree: roots are the leaf functions, children their callers. Built from
  * the call nodes with self weight, each walked up to its root (merged paths, not stack rows).
  */
-export function invertedTree(profile: Profile, weights: Float64Array, rootName = 'all', light: Light | null = null): CallNode {
+export function invertedTree(profile: Profile, weights: TreeWeights, rootName = 'all', light: Light | null = null): CallNode {
   const t = callNodes(profile);
-  const { node, up, self } = nodeWeights(t, weights);
-  const { name, kind } = t;
+  const { name, kind, prefix } = t;
   const root: Builder = { node: newNode(rootName, 6 as FrameKind), byName: new Map() };
+  // The call nodes holding self weight: the reduced entries' (only their deepest node holds
+  // any), else the node weights'; each walked up to its root through the call nodes.
+  const reduced = reducedOf(t, weights);
+  const w = reduced ? null : nodeWeights(t, weights as Float64Array);
+  const self = reduced ? reduced.self : w!.self;
+  const nodeOf = reduced ? reduced.r.node : w!.node;
   for (let c = 0; c < self.length; c++) {
-    const w = self[c];
-    if (!(w > 0)) continue;
-    root.node.value += w;
+    const x = self[c];
+    if (!(x > 0)) continue;
+    root.node.value += x;
     let b = root;
-    for (let q = c; q >= 0; q = up[q]) {
-      const g = node[q];
+    for (let g = nodeOf[c]; g >= 0; g = prefix[g]) {
       b = child(b, name[g], profile.strings[name[g]], kind[g] as FrameKind);
-      b.node.value += w;
-      if (q === c) b.node.self += w;
+      b.node.value += x;
+      if (g === nodeOf[c]) b.node.self += x;
     }
   }
-  addNoStack(root, weights, profile.stacks.length);
+  addNoStack(root, lostOf(weights, profile.stacks.length));
   return light && countNodes(root.node) > light.maxNodes ? prune(root.node, root.node.value * light.share) : root.node;
 }
 
@@ -304,9 +318,10 @@ export function kthLargest(xs: Float64Array, k: number): number {
 }
 
 /** The whole weight of `weights` (the stacks', "no stack" and "stack lost"), summed over the rows that hold it. */
-export function totalWeight(profile: Profile, weights: Float64Array): number {
+export function totalWeight(profile: Profile, weights: TreeWeights): number {
   const t = callNodes(profile);
-  return (reducedWeights(t, weights)?.sum ?? nodeWeights(t, weights).sum) + lostWeight(weights, profile.stacks.length);
+  const reduced = reducedOf(t, weights);
+  return (reduced ? reduced.sum : nodeWeights(t, weights as Float64Array).sum) + lostWeight(lostOf(weights, profile.stacks.length));
 }
 
 /** Drop subtrees lighter than `minValue` (their weight stays in the parent's total). */

@@ -9,7 +9,7 @@
  */
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
-import { callNodes, chainNames, entryOf, type CallNodeTable, type ReducedNodes } from './callnodes';
+import { callNodes, chainNames, entryOf, keptEntries, reducedWeights, type CallNodeTable, type EntryWeights, type ReducedNodes } from './callnodes';
 import { firstReachingPast, ListMemo } from './event-index';
 import { hasInstances } from './kinds';
 import { allMatch, noneMatch, type Cumulative } from './running-counts';
@@ -180,6 +180,35 @@ export class StackFilter {
   test(s: number): boolean {
     return this.keeps[this.resolve(s)] === 1;
   }
+
+  /** Per entry of the reduced nodes (none without them): 1 where the filters keep its rows. */
+  entryKeeps(): Uint8Array {
+    if (!this.reduced) return new Uint8Array(0);
+    const values = this.entryMemo ?? this.resolveEntries();
+    const out = new Uint8Array(values.length);
+    for (let e = 0; e < values.length; e++) out[e] = this.keeps[values[e]];
+    return out;
+  }
+}
+
+/**
+ * The weights of `base` (weights per stack row of the events the other filters keep, recorded
+ * with the type's reduced nodes: callnodes.ts withReduced) that the stack filters keep, per entry
+ * of those nodes, with "no stack" and "stack lost" when `noStack`: what ranges.ts keptWeights
+ * keeps, summed as the flame graph sums it, in a pass over the entries instead of the weighted
+ * rows and without an array over every stack row (tens of megabytes per keystroke). Null when
+ * the base is not summed over the filter's reduced nodes (a row outside them, or none).
+ */
+export function keptByEntry(profile: Profile, base: Float64Array, filter: StackFilter, noStack: boolean): EntryWeights | null {
+  if (!filter.reduced) return null;
+  const w = reducedWeights(callNodes(profile), base);
+  if (!w || w.r !== filter.reduced) return null;
+  const rows = profile.stacks.length;
+  return {
+    reduced: keptEntries(w, filter.entryKeeps()),
+    noStack: noStack ? (base[rows] ?? 0) : 0,
+    stackLost: noStack ? (base[rows + 1] ?? 0) : 0,
+  };
 }
 
 /** For each thread row, whether its name matches `re` (all when `re` is null). */

@@ -3,7 +3,8 @@
  * callees of one method (sandwich).
  */
 import type { Profile } from '../columns/profile';
-import { callNodes, nodeWeights } from './callnodes';
+import { callNodes, nodeWeights, reducedWeights } from './callnodes';
+import type { TreeWeights } from './calltree';
 
 export interface MethodRow {
   /** String index of `Class.method`. */
@@ -15,18 +16,31 @@ export interface MethodRow {
 /**
  * Self and total weight per method, heaviest total first: from the call nodes' weights
  * (callnodes.ts), a method's total is the sum of its outermost nodes' totals, so recursion
- * counts once per stack.
+ * counts once per stack. Over a type's reduced nodes when the weights are summed on them: an
+ * entry's chain of nodes all weigh its total, and only its deepest holds self weight.
  */
-export function topMethods(profile: Profile, weights: Float64Array): MethodRow[] {
+export function topMethods(profile: Profile, weights: TreeWeights): MethodRow[] {
   const t = callNodes(profile);
-  const w = nodeWeights(t, weights);
   const self = new Float64Array(profile.strings.length);
   const total = new Float64Array(profile.strings.length);
-  const { name, outermost } = t;
-  for (let c = 0; c < w.node.length; c++) {
-    const g = w.node[c];
-    self[name[g]] += w.self[c];
-    if (outermost[g]) total[name[g]] += w.total[c];
+  const { name, outermost, prefix } = t;
+  const reduced = weights instanceof Float64Array ? reducedWeights(t, weights) : weights.reduced;
+  if (reduced) {
+    const { node, len } = reduced.r;
+    for (let e = 0; e < node.length; e++) {
+      const x = reduced.total[e];
+      if (!(x > 0)) continue;
+      self[name[node[e]]] += reduced.self[e];
+      let g = node[e];
+      for (let k = 0; k < len[e]; k++, g = prefix[g]) if (outermost[g]) total[name[g]] += x;
+    }
+  } else {
+    const w = nodeWeights(t, weights as Float64Array);
+    for (let c = 0; c < w.node.length; c++) {
+      const g = w.node[c];
+      self[name[g]] += w.self[c];
+      if (outermost[g]) total[name[g]] += w.total[c];
+    }
   }
   const rows: MethodRow[] = [];
   for (let n = 0; n < total.length; n++) {

@@ -12,7 +12,7 @@ import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalO
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, prepareStackFilters, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, keptByEntry, prepareStackFilters, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
@@ -70,7 +70,12 @@ export interface Derived {
   /** The selected events, built on demand. */
   select: () => Int32Array;
   typeTotal: number;
-  weights: Float64Array;
+  /**
+   * The selection's weights per stack row (calltree.ts weightSlots), made on first call: the flame
+   * graph and its total do not need them (a stack-filter keystroke sums the type's reduced entries
+   * instead), so only the views that read rows call it; one function per change of the weights.
+   */
+  stackWeights: () => Float64Array;
   totalWeight: number;
   tree: CallNode;
   /** Self and total weight per method, heaviest first: only while the methods or sandwich view is open (else empty). */
@@ -208,9 +213,14 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   }, [tracks, filtered, s.range, profile]);
   // Weights of the events without the stack filters, once per change of the others or the range.
   const baseWeights = useMemo(() => withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced), [profile, baseParts, s.range, weightMode, reduced]);
+  const stackWeights = useMemo(() => {
+    let w: Float64Array | null = null;
+    return () => (w ??= pass.stack ? withReduced(keptWeights(profile, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights);
+  }, [profile, baseWeights, pass, reduced]);
+  // With stack filters, what the flame graph reads: the kept weights per reduced entry.
   const weights = useMemo(
-    () => (pass.stack ? withReduced(keptWeights(profile, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights),
-    [profile, baseWeights, pass, reduced],
+    () => (pass.stack ? (keptByEntry(profile, baseWeights, pass.stack, pass.noStack) ?? stackWeights()) : baseWeights),
+    [profile, baseWeights, pass, stackWeights],
   );
   const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
   const tree = useMemo(() => {
@@ -223,8 +233,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => (wantMethods ? topMethods(profile, weights) : NO_METHODS), [profile, weights, wantMethods]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, weights, totalWeight, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, tree, methods, states, hasSubjects],
   );
 }
 
@@ -285,6 +295,7 @@ export function useOtherSide(other: Profile | null, failed: Record<string, strin
 
 /** What rose in the selection against the baseline (or the rest): methods, and the tree. */
 export function useComparison(profile: Profile, s: ViewState, d: Derived, enabled: boolean, other: OtherSide | null = null): Comparison | null {
+  const { stackWeights } = d;
   // Per-stack weights of the baseline: the range set aside, or everything outside the selection.
   const baseOf = useCallback(
     (selected: Float64Array, mode: WeightMode) => {
@@ -301,21 +312,21 @@ export function useComparison(profile: Profile, s: ViewState, d: Derived, enable
   );
   const sides = useMemo(() => {
     if (!enabled || other || (!s.range && !s.baseline)) return null;
-    const base = baseOf(d.weights, d.weightMode);
+    const base = baseOf(stackWeights(), d.weightMode);
     // Bytes and durations are tested on the events under each method: count them per stack too.
-    if (d.weightMode === 'samples' || d.weightMode === 'events') return { base, selCounts: d.weights, baseCounts: base };
+    if (d.weightMode === 'samples' || d.weightMode === 'events') return { base, selCounts: stackWeights(), baseCounts: base };
     const selCounts = weightsInRange(profile, d.cums.parts, s.range, 'events');
     return { base, selCounts, baseCounts: baseOf(selCounts, 'events') };
-  }, [profile, s.range, s.baseline, d.cums, d.weights, d.weightMode, enabled, baseOf, other]);
+  }, [profile, s.range, s.baseline, d.cums, stackWeights, d.weightMode, enabled, baseOf, other]);
   // Against another recording: the selection (or all of this one) against its side, by method name.
   const selCounts = useMemo(
-    () => (enabled && other?.kind === 'ready' && d.weightMode !== 'samples' && d.weightMode !== 'events' ? weightsInRange(profile, d.cums.parts, s.range, 'events') : d.weights),
-    [profile, d.cums, d.weights, d.weightMode, s.range, enabled, other],
+    () => (enabled && other?.kind === 'ready' && d.weightMode !== 'samples' && d.weightMode !== 'events' ? weightsInRange(profile, d.cums.parts, s.range, 'events') : null),
+    [profile, d.cums, d.weightMode, s.range, enabled, other],
   );
   const methods = useMemo(() => {
-    if (enabled && other?.kind === 'ready') return compareProfiles({ profile, weights: d.weights, counts: selCounts }, { profile: other.profile, weights: other.weights, counts: other.counts });
-    return sides ? { ...compareMethods(profile, d.weights, sides.base, sides.selCounts, sides.baseCounts), names: profile.strings } : null;
-  }, [profile, d.weights, sides, enabled, other, selCounts]);
+    if (enabled && other?.kind === 'ready') return compareProfiles({ profile, weights: stackWeights(), counts: selCounts ?? stackWeights() }, { profile: other.profile, weights: other.weights, counts: other.counts });
+    return sides ? { ...compareMethods(profile, stackWeights(), sides.base, sides.selCounts, sides.baseCounts), names: profile.strings } : null;
+  }, [profile, stackWeights, sides, enabled, other, selCounts]);
   const enough = methods ? enoughEvents(methods.totals) : false;
   const tree = useMemo(() => {
     if (!methods || !enough || s.compareAs !== 'flame') return null;
@@ -413,16 +424,17 @@ export interface SandwichView {
 /** The sandwich of the chosen method, weighed as the flame graph of the same filters and range; null without one. */
 export function useSandwich(profile: Profile, s: ViewState, d: Derived, enabled: boolean): SandwichView | null {
   const method = s.selectedMethod;
+  const { stackWeights } = d;
   return useMemo(() => {
     if (!enabled || method === null) return null;
     const name = profile.strings.indexOf(method);
     const row = name >= 0 ? d.methods.find((m) => m.name === name) : undefined;
     if (name < 0) return { method, callers: emptyNode(method), callees: emptyNode(method), total: 0, self: 0, selection: d.totalWeight };
-    const t = sandwichTrees(profile, d.weights, name);
+    const t = sandwichTrees(profile, stackWeights(), name);
     // As the flame graph: hide slivers under 1/5000 of the total when a tree is large.
     const light = (n: CallNode) => (countNodes(n) > LIGHT.maxNodes ? prune(n, n.value * LIGHT.share) : n);
     return { method, callers: light(t.callers), callees: light(t.callees), total: row?.total ?? 0, self: row?.self ?? 0, selection: d.totalWeight };
-  }, [profile, method, d.weights, d.methods, d.totalWeight, enabled]);
+  }, [profile, method, stackWeights, d.methods, d.totalWeight, enabled]);
 }
 
 function emptyNode(name: string): CallNode {

@@ -8,7 +8,7 @@ import { STACK_LOST, type Profile } from '../../columns/profile';
 import { buildCallNodes, callNodes, entryOf, reduceNodes, reducedWeights, weigh, withReduced } from '../callnodes';
 import { callTree, countNodes, invertedTree, kthLargest, kthLargestCounted, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
-import { compileRegex, eventTest, filterLists, flagsOf, passes, prepareStackFilters, StackFilter, type Matcher } from '../filters';
+import { compileRegex, eventTest, filterLists, flagsOf, keptByEntry, passes, prepareStackFilters, StackFilter, type Matcher } from '../filters';
 import { countsInBins } from '../activity';
 import { threadCounts } from '../lanes';
 import { histogramOf } from '../pixel-columns';
@@ -257,7 +257,23 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         // The same summed over the type's reduced nodes (chains of single callees merged).
         const onReduced = withReduced(weights.slice(), reduced);
         expectSame(callTree(p, onReduced), byEvent(p, keep, w, false));
+        expectSame(invertedTree(p, onReduced), byEvent(p, keep, w, true));
         expect(totalWeight(p, onReduced)).toBeCloseTo(totalWeight(p, weights), 6);
+        // A keystroke's: the weights of the events without the stack filters, kept per entry of
+        // the reduced nodes (no array over the stack rows).
+        const others = filterLists(p, { type: 0, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set(), reduced }, lists.parts, ofType, null);
+        const base = withReduced(weightsInRange(p, others.cums, null, 'bytes'), reduced);
+        const kept = byEntries.stack ? keptByEntry(p, base, byEntries.stack, byEntries.noStack) : null;
+        if (byEntries.stack) {
+          expect(kept).not.toBeNull();
+          expectSame(callTree(p, kept!), byEvent(p, keep, w, false));
+          expectSame(invertedTree(p, kept!), byEvent(p, keep, w, true));
+          // To the bit the tree of the kept rows' weights (ranges.ts keptWeights).
+          const keptRows = withReduced(keptWeights(p, base, byEntries.stack, byEntries.noStack), reduced);
+          expect(callTree(p, kept!)).toEqual(callTree(p, keptRows));
+          expect(totalWeight(p, kept!)).toBe(totalWeight(p, keptRows));
+          expect(totalWeight(p, kept!)).toBeCloseTo(totalWeight(p, weights), 6);
+        }
         // Top methods: a method's total once per event whatever its recursion, self at the leaf.
         const total = new Map<string, number>();
         const self = new Map<string, number>();
@@ -268,11 +284,14 @@ describe('per-stack filters and stack-summed trees against each event walked', (
           const leaf = names[names.length - 1];
           self.set(leaf, (self.get(leaf) ?? 0) + w(i));
         }
-        const rows = topMethods(p, weights);
-        expect(rows.length).toBe(total.size);
-        for (const r of rows) {
-          expect(r.total).toBeCloseTo(total.get(p.strings[r.name])!, 6);
-          expect(r.self).toBeCloseTo(self.get(p.strings[r.name]) ?? 0, 6);
+        for (const [how, ws] of [['per row', weights], ['per entry', onReduced], ['kept per entry', kept]] as const) {
+          if (!ws) continue;
+          const rows = topMethods(p, ws);
+          expect(rows.length, how).toBe(total.size);
+          for (const r of rows) {
+            expect(r.total, how).toBeCloseTo(total.get(p.strings[r.name])!, 6);
+            expect(r.self, how).toBeCloseTo(self.get(p.strings[r.name]) ?? 0, 6);
+          }
         }
       }
     });

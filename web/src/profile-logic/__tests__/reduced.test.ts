@@ -12,7 +12,7 @@ import { decodeInNode } from '../../engine/node';
 import { reduceNodes, withReduced } from '../callnodes';
 import { callTree, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
-import { filterLists, flagsOf, type FilterSpec } from '../filters';
+import { filterLists, flagsOf, keptByEntry, type FilterSpec } from '../filters';
 import { keptWeights, weightsInRange } from '../ranges';
 
 const dir = resolve(__dirname, '../../../../fixtures');
@@ -83,6 +83,11 @@ describe('call trees over a type’s reduced call nodes, against the JDK’s col
       const want = golden.filter((g) => g.frames.some((f) => re.test(f)));
       expect(want.length).toBeGreaterThan(0);
       expect(totals(callTree(p, kept))).toEqual(totalsOf(want));
+      // The same kept per entry of the reduced nodes, as a keystroke keeps them (no array over the rows).
+      const byEntry = keptByEntry(p, base, pass.stack!, pass.noStack);
+      expect(byEntry).not.toBeNull();
+      expect(totals(callTree(p, byEntry!))).toEqual(totalsOf(want));
+      expect(totalWeight(p, byEntry!)).toBe(want.reduce((a, g) => a + g.w, 0));
       // The events the filter keeps, by the running counts: the JDK's stacks holding the frame.
       expect(pass.cums.reduce((a, c) => a + c.match[c.list.length], 0)).toBe(want.reduce((a, g) => a + g.w, 0));
     });
