@@ -327,6 +327,13 @@ export interface ReducedNodes {
 
 const ROW = 1 << 30;
 
+/** `a` copied into an array twice as long. */
+function grown(a: Int32Array): Int32Array {
+  const more = new Int32Array(a.length * 2);
+  more.set(a);
+  return more;
+}
+
 /** The reduced nodes of the stack rows of `events` (indexes into the profile's events). */
 export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes {
   const t = callNodes(profile);
@@ -334,16 +341,25 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
   const rows = ofStack.length;
   const stack = profile.events.stack;
   const mark = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
-  // Per reached node: ROW when a row's node, plus its reached callees counted.
+  // Per reached node: ROW when a row's node, plus its reached callees counted. Nodes first reached
+  // as a row's are listed, so the second pass walks from each of them, not from every event.
+  let rowNodes = new Int32Array(1024);
+  let m = 0;
+  let last = -1;
   for (let k = 0; k < events.length; k++) {
     const s = stack[events[k]];
-    if (s < 0 || s >= rows) continue;
+    // Events in a row often share a stack.
+    if (s === last || s < 0 || s >= rows) continue;
+    last = s;
     let q = ofStack[s];
+    // Reached before: on the path of a node listed already.
     if (mark[q] !== -1) {
       mark[q] |= ROW;
       continue;
     }
     mark[q] = ROW;
+    if (m === rowNodes.length) rowNodes = grown(rowNodes);
+    rowNodes[m++] = q;
     for (;;) {
       const p = prefix[q];
       if (p < 0) break;
@@ -358,18 +374,12 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
   // Entries: rows' nodes and nodes with callees on two paths; marks reset on the way.
   let list = new Int32Array(1024);
   let n = 0;
-  for (let k = 0; k < events.length; k++) {
-    const s = stack[events[k]];
-    if (s < 0 || s >= rows) continue;
-    for (let q = ofStack[s]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
-      const m = mark[q];
+  for (let k = 0; k < m; k++) {
+    for (let q = rowNodes[k]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
+      const v = mark[q];
       mark[q] = -1;
-      if (m & ROW || (m & (ROW - 1)) >= 2) {
-        if (n === list.length) {
-          const more = new Int32Array(n * 2);
-          more.set(list);
-          list = more;
-        }
+      if (v & ROW || (v & (ROW - 1)) >= 2) {
+        if (n === list.length) list = grown(list);
         list[n++] = q;
       }
     }
