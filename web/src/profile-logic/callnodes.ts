@@ -343,7 +343,7 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
   const mark = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
   // Per reached node: ROW when a row's node, plus its reached callees counted. Nodes first reached
   // as a row's are listed, so the second pass walks from each of them, not from every event.
-  let rowNodes = new Int32Array(1024);
+  let rowNodes: Int32Array = new Int32Array(1024);
   let m = 0;
   let last = -1;
   for (let k = 0; k < events.length; k++) {
@@ -372,7 +372,7 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
     }
   }
   // Entries: rows' nodes and nodes with callees on two paths; marks reset on the way.
-  let list = new Int32Array(1024);
+  let list: Int32Array = new Int32Array(1024);
   let n = 0;
   for (let k = 0; k < m; k++) {
     for (let q = rowNodes[k]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
