@@ -18,9 +18,9 @@ cargo test --release --workspace --exclude jfrscope-wasm
 step "export read back by DuckDB: counts, collapsed stacks by SQL, Parquet = Arrow, damaged files"
 .venv/bin/python cli/tests/export.py target/release/jfrscope
 
-step "cargo clippy"
+step "cargo clippy (library, tests, examples)"
 if cargo clippy --version >/dev/null 2>&1; then
-  cargo clippy --release --workspace --exclude jfrscope-wasm -- -D warnings
+  cargo clippy --release --workspace --exclude jfrscope-wasm --all-targets -- -D warnings
 fi
 
 step "fuzz (${FUZZ_SECONDS:-20} s per target)"

@@ -35,10 +35,11 @@ fn count_pass_bins_equal_the_jdks_per_second_counts() {
             let s = &rec.shape;
             let waiting = s.waiting();
             assert_eq!(s.outside, 0, "{name}");
+            assert_eq!((s.allocs.len(), waiting.len()), (s.samples.len(), s.samples.len()), "{name}: bins");
             let mut got = BTreeMap::new();
-            for i in 0..s.samples.len() {
-                if s.samples[i] > 0 || s.allocs[i] > 0 || waiting[i] > 0.0 {
-                    got.insert(s.first + i as i64, (s.samples[i] as u64, s.allocs[i] as u64, waiting[i] * BIN_NANOS as f64));
+            for (i, ((&samples, &allocs), &wait)) in s.samples.iter().zip(&s.allocs).zip(&waiting).enumerate() {
+                if samples > 0 || allocs > 0 || wait > 0.0 {
+                    got.insert(s.first + i as i64, (samples as u64, allocs as u64, wait * BIN_NANOS as f64));
                 }
             }
             assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{name} {pass:?}: seconds");
@@ -69,18 +70,20 @@ fn shapes_of_chunks_decoded_apart_add_up_to_the_whole_files() {
         jfrscope_parser::parse_chunk_into(&data, h, i, &Options { only: None, pass: Pass::Count }, &mut rec);
         let s = rec.shape;
         let waiting = s.waiting();
-        for k in 0..s.samples.len() {
+        assert_eq!((s.allocs.len(), waiting.len()), (s.samples.len(), s.samples.len()), "chunk {i}: bins");
+        for (k, ((&samples, &allocs), &wait)) in s.samples.iter().zip(&s.allocs).zip(&waiting).enumerate() {
             let e = sum.entry(s.first + k as i64).or_default();
-            e.0 += s.samples[k];
-            e.1 += s.allocs[k];
-            e.2 += waiting[k];
+            e.0 += samples;
+            e.1 += allocs;
+            e.2 += wait;
         }
     }
     let whole_waiting = whole.waiting();
-    for k in 0..whole.samples.len() {
+    assert_eq!((whole.allocs.len(), whole_waiting.len()), (whole.samples.len(), whole.samples.len()), "whole file: bins");
+    for (k, ((&samples, &allocs), &wait)) in whole.samples.iter().zip(&whole.allocs).zip(&whole_waiting).enumerate() {
         let e = sum.get(&(whole.first + k as i64)).copied().unwrap_or_default();
-        assert_eq!((e.0, e.1), (whole.samples[k], whole.allocs[k]));
-        assert!((e.2 - whole_waiting[k]).abs() < 1e-9);
+        assert_eq!((e.0, e.1), (samples, allocs));
+        assert!((e.2 - wait).abs() < 1e-9);
     }
 }
 

@@ -532,7 +532,7 @@ fn cuts_keep_the_chunks_before_them() {
 fn mutations_keep_the_chunks_before_them() {
     const PER_FILE: usize = 90;
     let mut t = Tally::default();
-    let mut rng = Rng(0x5eed_0f_12);
+    let mut rng = Rng(0x5eed_0f12);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     for f in load() {
         for i in 0..PER_FILE {
