@@ -4,7 +4,7 @@
  * CPU samples (fixtures/expected/, RecordingFile): a callee too narrow to draw unzoomed (at most
  * 1 px) but wide enough under its zoomed caller must appear there, with the JDK's count.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -33,6 +33,21 @@ function jdkTree(): Trie {
   return top;
 }
 
+/** The frames the flame graph draws below its root (each its path, root first, and value) and
+ * the chart's width. */
+function drawnPaths(graph: Locator): Promise<{ frames: { path: string[]; value: number }[]; width: number }> {
+  return graph.evaluate((el) => {
+    type D = { data: { name: string; value: number }; parent: D | null; depth: number };
+    const frames = [...el.querySelectorAll('g.frame')].flatMap((g) => {
+      const d0 = (g as unknown as { __data__: D }).__data__;
+      const path: string[] = [];
+      for (let d = d0; d && d.depth > 0; d = d.parent!) path.unshift(d.data.name);
+      return path.length ? [{ path, value: d0.data.value }] : [];
+    });
+    return { frames, width: Number(el.querySelector('svg')!.getAttribute('width')) };
+  });
+}
+
 test('zooming into a frame draws the callees too narrow to draw unzoomed, with the JDK’s counts', async ({ page }) => {
   const jdk = jdkTree();
   // Narrow: one sample under 1 px.
@@ -42,24 +57,13 @@ test('zooming into a frame draws the callees too narrow to draw unzoomed, with t
   await expect(page.getByRole('status')).toContainText('selected');
   await settled(page);
   const graph = page.getByTestId('flamegraph');
-  // The frames drawn: their paths below the root and values, and the chart's width.
-  const read = () =>
-    graph.evaluate((el) => {
-      type D = { data: { name: string; value: number }; parent: D | null; depth: number };
-      const frames = [...el.querySelectorAll('g.frame')].map((g) => {
-        const path: string[] = [];
-        for (let d = (g as unknown as { __data__: D }).__data__; d && d.depth > 0; d = d.parent!) path.unshift(d.data.name);
-        return { path, value: (g as unknown as { __data__: D }).__data__.data.value };
-      });
-      return { frames, width: Number(el.querySelector('svg')!.getAttribute('width')) };
-    });
-  const before = await read();
+  const before = await drawnPaths(graph);
   const drawnNames = new Map<string, number>();
-  for (const f of before.frames) if (f.path.length) drawnNames.set(f.path.at(-1)!, (drawnNames.get(f.path.at(-1)!) ?? 0) + 1);
+  for (const f of before.frames) drawnNames.set(f.path.at(-1)!, (drawnNames.get(f.path.at(-1)!) ?? 0) + 1);
   // A drawn frame, its name drawn once, with a callee of at most 1 px now and over 1 px zoomed.
   let pick: { path: string[]; callee: string; n: number } | null = null;
   for (const f of before.frames) {
-    if (!f.path.length || drawnNames.get(f.path.at(-1)!) !== 1) continue;
+    if (drawnNames.get(f.path.at(-1)!) !== 1) continue;
     let node: Trie | undefined = jdk;
     for (const p of f.path) node = node?.kids.get(p);
     expect(node, `the JDK has the path ${f.path.join(';')}`).toBeDefined();
@@ -73,7 +77,7 @@ test('zooming into a frame draws the callees too narrow to draw unzoomed, with t
   expect(before.frames.some((f) => f.path.join(';') === calleePath)).toBe(false);
 
   await graph.locator(`g.frame[name="${pick!.path.at(-1)}"]`).click();
-  const after = await read();
+  const after = await drawnPaths(graph);
   const callee = after.frames.find((f) => f.path.join(';') === calleePath);
   expect(callee, `${pick!.callee} drawn under ${pick!.path.at(-1)} once zoomed`).toBeDefined();
   expect(callee!.value).toBe(pick!.n);
@@ -101,16 +105,10 @@ test('the flame graph draws, at each width, the frames wider than 1 px, as the J
   await expect(page.getByRole('status')).toContainText('selected');
   await settled(page);
   const graph = page.getByTestId('flamegraph');
-  const read = () =>
-    graph.evaluate((el) => {
-      type D = { data: { name: string }; parent: D | null; depth: number };
-      const paths = [...el.querySelectorAll('g.frame')].flatMap((g) => {
-        const path: string[] = [];
-        for (let d = (g as unknown as { __data__: D }).__data__; d && d.depth > 0; d = d.parent!) path.unshift(d.data.name);
-        return path.length ? [path.join(';')] : [];
-      });
-      return { paths: paths.sort(), width: Number(el.querySelector('svg')!.getAttribute('width')) };
-    });
+  const read = async () => {
+    const { frames, width } = await drawnPaths(graph);
+    return { paths: frames.map((f) => f.path.join(';')).sort(), width };
+  };
   const narrow = await read();
   expect(narrow.paths).toEqual(drawable(jdk, jdk.total, narrow.width));
   // Wider: the chart follows the width, and frames too narrow before are drawn now.
