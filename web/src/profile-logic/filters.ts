@@ -501,8 +501,13 @@ function entriesOf(rows: Int32Array, ofStack: Int32Array, reduced: ReducedNodes)
   return Int32Array.from(rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1));
 }
 
-/** countKept over a list's stack ids: the filters tested once per distinct stack of the list. */
-function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['events'], filter: StackFilter, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
+/**
+ * countKept over a list's stack ids: the filters tested once per distinct stack of the list; a
+ * list whose stacks the filters all keep, or all drop, shares the running counts of every event
+ * matching or none (allMatch, noneMatch), with no pass over its events (a filter typed on a name
+ * every stack holds keeps all of them).
+ */
+function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['events'], filter: StackFilter, noStack: number, running: Uint8Array | null): Cumulative {
   const { rows, ids } = ls;
   const keeps = filter.keeps;
   const keepOf = new Uint8Array(rows.length);
@@ -512,19 +517,30 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
     ls.entries = { of: reduced, entry: entriesOf(rows, ofStack, reduced) };
   }
   const entry = reduced ? ls.entries!.entry : null;
+  let kept = 0;
   for (let j = 0; j < rows.length; j++) {
     const s = rows[j];
-    keepOf[j] = s < 0 ? noStack : keeps[entry && entry[j] >= 0 ? filter.entryValue(entry[j]) : filter.resolve(s)];
+    kept += keepOf[j] = s < 0 ? noStack : keeps[entry && entry[j] >= 0 ? filter.entryValue(entry[j]) : filter.resolve(s)];
   }
+  const state = events.state;
+  if (kept === rows.length) {
+    const all = allMatch(list.length);
+    return { list, match: all, running: running ? runningCounts(list, state, running) : all };
+  }
+  if (kept === 0) {
+    const none = noneMatch(list.length);
+    return { list, match: none, running: none };
+  }
+  const m = new Int32Array(list.length + 1);
   let cm = 0;
   if (!running) {
     for (let k = 0; k < ids.length; k++) {
       cm += keepOf[ids[k]];
       m[k + 1] = cm;
     }
-    return;
+    return { list, match: m, running: m };
   }
-  const state = events.state;
+  const r = new Int32Array(list.length + 1);
   let cr = 0;
   for (let k = 0; k < ids.length; k++) {
     const keep = keepOf[ids[k]];
@@ -536,6 +552,7 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
     }
     r[k + 1] = cr;
   }
+  return { list, match: m, running: r };
 }
 
 /**
@@ -592,13 +609,13 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
       const all = allMatch(list.length);
       return { list, match: all, running: running ? runningCounts(list, state, running) : all };
     }
+    if (stackOnly && list.length >= BY_IDS) return countKeptByIds(stacksOf(profile, list), list, profile.events, filter!, noStack, running);
     const m = new Int32Array(list.length + 1);
     const r = running ? new Int32Array(list.length + 1) : m;
     let cm = 0;
     let cr = 0;
     if (stackOnly) {
-      if (list.length >= BY_IDS) countKeptByIds(stacksOf(profile, list), list, profile.events, filter!, noStack, running, m, r);
-      else countKept(list, profile.events, filter!, rowKeep, noStack, running, m, r);
+      countKept(list, profile.events, filter!, rowKeep, noStack, running, m, r);
       return { list, match: m, running: r };
     }
     for (let k = 0; k < list.length; k++) {

@@ -14,7 +14,7 @@ import { threadCounts } from '../lanes';
 import { histogramOf } from '../pixel-columns';
 import { topMethods } from '../methods';
 import { keptWeights, weightsInRange } from '../ranges';
-import type { Cumulative } from '../running-counts';
+import { allMatch, noneMatch, type Cumulative } from '../running-counts';
 import { spansOf } from '../waits';
 import { buildProfile } from './build';
 
@@ -212,14 +212,21 @@ describe('per-stack filters and stack-summed trees against each event walked', (
   for (const [seed, events] of [...SEEDS.flatMap((x) => [[x, 3000], [x, 300]]), [1, 15000], [2, 15000]]) {
     it(`random profile ${seed}, ${events} events`, () => {
       const p = randomProfile(seed, 20, 4000, events);
+      // Thread states: 'main' (string 1) runs, '' (string 0) does not, -1 has none (counts as running).
+      const r = rng(seed + 50);
+      for (let i = 0; i < p.events.length; i++) p.events.state[i] = Math.floor(r() * 3) - 1;
+      const running = Uint8Array.from(p.strings, (_, k) => (k === 1 ? 1 : 0));
       const index = indexEvents(p);
       const lists = typeLists(p, index, 0);
       const ofType = flagsOf(p.events.length, eventsOfType(index, 0));
+      // The last two keep every stack (and the events without one), and none.
       for (const [inc, exc] of [
         ['m1$|m7$', ''],
         ['C3', 'm2$'],
         ['', 'pkg1'],
         ['', ''],
+        ['', 'nothing'],
+        ['nothing', ''],
       ]) {
         const stack = compileRegex(inc);
         const exclude = compileRegex(exc);
@@ -234,8 +241,28 @@ describe('per-stack filters and stack-summed trees against each event walked', (
         for (let i = 0; i < p.events.length; i++) if (filtered.match[i] !== (keep(i) ? 1 : 0)) wrong.push(i);
         expect(wrong, `${inc} / ${exc}`).toEqual([]);
         // The same through the loop that also counts running states, and through the per-event test.
-        const withRunning = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() }, lists.parts, ofType, new Uint8Array(p.strings.length));
+        const withRunning = filterLists(p, { type: 0, thread: null, stack: stack.re, exclude: exclude.re, state: '', hiddenThreads: new Set() }, lists.parts, ofType, running);
         expect(withRunning.filtered.match).toEqual(filtered.match);
+        // Running counts: of the events kept, and of those kept in a running state (or none).
+        withRunning.cums.forEach(({ list, match, running: inRunning }, t) => {
+          let m = 0;
+          let n = 0;
+          const want = [0];
+          const wantRunning = [0];
+          for (const i of list) {
+            if (keep(i)) {
+              m++;
+              if (p.events.state[i] < 0 || running[p.events.state[i]]) n++;
+            }
+            want.push(m);
+            wantRunning.push(n);
+          }
+          expect(Array.from(match), `${inc} / ${exc} list ${t}`).toEqual(want);
+          expect(Array.from(inRunning), `${inc} / ${exc} list ${t}`).toEqual(wantRunning);
+          expect(Array.from(cums[t].match), `${inc} / ${exc} list ${t}`).toEqual(want);
+          // A long list kept whole or dropped whole shares the running counts of all or none.
+          if (list.length >= 4096 && (m === 0 || m === list.length)) expect(match.buffer).toBe((m === 0 ? noneMatch : allMatch)(1).buffer);
+        });
         // And with the stacks resolved per entry of the type's reduced nodes (its chains' names).
         const reduced = reduceNodes(p, eventsOfType(index, 0));
         // Half the time with the lists' stack ids made ahead, as the view makes them when idle.
