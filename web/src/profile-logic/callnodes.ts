@@ -309,11 +309,11 @@ function weighAll(t: CallNodeTable, weights: Float64Array, slots: Int32Array): N
  */
 export interface ReducedNodes {
   /**
-   * Made on first use by the stack filters: per entry, the distinct method names of its chain
-   * (`chainNames` from `chainStart[e]` to `chainStart[e + 1]`), so a filter's names are matched
-   * per entry without walking the chains again.
+   * Made on first use by the stack filters (callnodes.ts nameEntries): the distinct method names
+   * of the entries' chains, and per name the entries whose chain holds it, so a filter tests each
+   * name once and marks the entries of the names it matches, without walking the chains again.
    */
-  chains?: { chainStart: Int32Array; chainNames: Int32Array };
+  byName?: NameEntries;
   /** Per entry, its (deepest) call node; ascending, so callers come first. */
   node: Int32Array;
   /** Per entry, the entry of its chain's caller, -1 at a root. */
@@ -508,31 +508,61 @@ export function keptEntries(base: ReducedWeights, keep: Uint8Array): ReducedWeig
   return { r, self, total, sum };
 }
 
-/** The distinct method names of each entry's chain (ReducedNodes.chains), made once. */
-export function chainNames(t: CallNodeTable, r: ReducedNodes, strings: number): { chainStart: Int32Array; chainNames: Int32Array } {
-  if (r.chains) return r.chains;
+/**
+ * The method names of a type's reduced entries, inverted: `names` lists each distinct name once,
+ * and `entries` from `start[k]` to `start[k + 1]` the entries (ascending) whose chain holds
+ * `names[k]`, each once.
+ *
+ *   entries' chains    e0: a b    e1: c    e2: b d
+ *   names              a    b       c    d
+ *   entries            e0   e0 e2   e1   e2
+ */
+export interface NameEntries {
+  names: Int32Array;
+  start: Int32Array;
+  entries: Int32Array;
+}
+
+/** The names of the entries' chains, inverted (ReducedNodes.byName), made once per reduced nodes. */
+export function nameEntries(t: CallNodeTable, r: ReducedNodes, strings: number): NameEntries {
+  if (r.byName) return r.byName;
   const { prefix, name } = t;
-  const chainStart = new Int32Array(r.length + 1);
-  let out = new Int32Array(Math.max(1024, r.length * 2));
+  // Each entry's distinct names, in a flat list (an entry's from at[e] to at[e + 1]).
+  const at = new Int32Array(r.length + 1);
+  let flat: Int32Array = new Int32Array(Math.max(1024, r.length * 2));
   let n = 0;
-  // Per name, the last entry (plus one) that listed it.
-  const listed = new Int32Array(Math.max(strings, 1));
+  const size = Math.max(strings, 1);
+  // Per name, the last entry (plus one) that listed it; then its count of entries.
+  const listed = new Int32Array(size);
+  const count = new Int32Array(size + 1);
   for (let e = 0; e < r.length; e++) {
-    chainStart[e] = n;
+    at[e] = n;
     let g = r.node[e];
     for (let k = 0; k < r.len[e] && g >= 0; k++, g = prefix[g]) {
       const nm = name[g];
-      if (nm < 0 || nm >= listed.length || listed[nm] === e + 1) continue;
+      if (nm < 0 || nm >= size || listed[nm] === e + 1) continue;
       listed[nm] = e + 1;
-      if (n === out.length) {
-        const more = new Int32Array(n * 2);
-        more.set(out);
-        out = more;
-      }
-      out[n++] = nm;
+      if (n === flat.length) flat = grown(flat);
+      flat[n++] = nm;
+      count[nm + 1]++;
     }
   }
-  chainStart[r.length] = n;
-  r.chains = { chainStart, chainNames: out.slice(0, n) };
-  return r.chains;
+  at[r.length] = n;
+  // Counting sort by name: entries ascend within each name, as they are met.
+  let distinct = 0;
+  for (let nm = 0; nm < size; nm++) if (count[nm + 1] > 0) distinct++;
+  const names = new Int32Array(distinct);
+  const start = new Int32Array(distinct + 1);
+  // listed[name] becomes its position in `names`.
+  for (let nm = 0, k = 0; nm < size; nm++) {
+    if (count[nm + 1] === 0) continue;
+    names[k] = nm;
+    start[k + 1] = start[k] + count[nm + 1];
+    listed[nm] = k++;
+  }
+  const fill = start.slice(0, distinct);
+  const entries = new Int32Array(n);
+  for (let e = 0; e < r.length; e++) for (let j = at[e]; j < at[e + 1]; j++) entries[fill[listed[flat[j]]]++] = e;
+  r.byName = { names, start, entries };
+  return r.byName;
 }

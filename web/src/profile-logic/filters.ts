@@ -9,7 +9,7 @@
  */
 import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
-import { callNodes, chainNames, entryOf, keptEntries, reducedWeights, type CallNodeTable, type EntryWeights, type ReducedNodes } from './callnodes';
+import { callNodes, entryOf, keptEntries, nameEntries, reducedWeights, type CallNodeTable, type EntryWeights, type ReducedNodes } from './callnodes';
 import { firstReachingPast, ListMemo } from './event-index';
 import { hasInstances } from './kinds';
 import { allMatch, noneMatch, type Cumulative } from './running-counts';
@@ -156,21 +156,25 @@ export class StackFilter {
     return (this.entryMemo ?? this.resolveEntries())[e];
   }
 
-  /** Every entry of the reduced nodes, callers first: its caller's bits and its chain's names. */
+  /**
+   * Every entry of the reduced nodes: the names of the entries' chains each tested once, the
+   * entries of those matched marked (callnodes.ts nameEntries), then callers first, each entry
+   * with its caller's bits: a pass over the entries and the marks of the names matched.
+   */
   private resolveEntries(): Uint8Array {
     const r = this.reduced!;
-    const { chainStart, chainNames: names } = chainNames(this.nodes, r, this.profile.strings.length);
+    const { names, start, entries } = nameEntries(this.nodes, r, this.profile.strings.length);
     const out = new Uint8Array(r.length);
-    const bits = this.names;
+    for (let k = 0; k < names.length; k++) {
+      const b = this.nameBits(names[k]);
+      if (b === 0) continue;
+      for (let j = start[k]; j < start[k + 1]; j++) out[entries[j]] |= b;
+    }
+    // Callers have lower entries: each caller's value is final when its callees read it.
+    const up = r.up;
     for (let e = 0; e < r.length; e++) {
-      const u = r.up[e];
-      let b = u >= 0 ? out[u] - 1 : 0;
-      for (let j = chainStart[e]; j < chainStart[e + 1]; j++) {
-        const n = names[j];
-        const v = bits[n];
-        b |= v === 0 ? this.nameBits(n) : v - 1;
-      }
-      out[e] = b + 1;
+      const u = up[e];
+      out[e] = 1 + (out[e] | (u >= 0 ? out[u] - 1 : 0));
     }
     this.entryMemo = out;
     return out;
@@ -485,11 +489,12 @@ function stacksOf(profile: Profile, list: Int32Array): ListStacks {
 }
 
 /**
- * Make ahead what the first stack-filter keystroke on a type would make: each long list's stack
- * ids, and their entries in the type's reduced nodes.
+ * Make ahead what the first stack-filter keystroke on a type would make: the names of its
+ * reduced nodes' chains (nameEntries), each long list's stack ids, and their entries.
  */
 export function prepareStackFilters(profile: Profile, lists: readonly Int32Array[], reduced: ReducedNodes | null): void {
   const ofStack = reduced ? callNodes(profile).ofStack : null;
+  if (reduced) nameEntries(callNodes(profile), reduced, profile.strings.length);
   for (const list of lists) {
     if (list.length < BY_IDS) continue;
     const ls = stacksOf(profile, list);

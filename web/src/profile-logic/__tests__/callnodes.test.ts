@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STACK_LOST, type Profile } from '../../columns/profile';
-import { buildCallNodes, callNodes, entryOf, reduceNodes, reducedWeights, weigh, withReduced } from '../callnodes';
+import { buildCallNodes, callNodes, entryOf, nameEntries, reduceNodes, reducedWeights, weigh, withReduced } from '../callnodes';
 import { callTree, countNodes, invertedTree, kthLargest, kthLargestCounted, prune, totalWeight, type CallNode } from '../calltree';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { compileRegex, eventTest, filterLists, flagsOf, keptByEntry, passes, prepareStackFilters, StackFilter, type Matcher } from '../filters';
@@ -573,6 +573,18 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         expect(g).toBe(r.up[e] >= 0 ? r.node[r.up[e]] : -1);
       }
       expect(covered.sort((a, b) => a - b)).toEqual([...reached].sort((a, b) => a - b));
+      // The chains' names inverted: per name, the entries whose chain holds it, ascending, once.
+      const byName = nameEntries(t, r, p.strings.length);
+      const walked = new Map<number, number[]>();
+      for (let e = 0; e < r.length; e++) {
+        const names = new Set<number>();
+        let g = r.node[e];
+        for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) names.add(t.name[g]);
+        for (const nm of names) walked.set(nm, [...(walked.get(nm) ?? []), e]);
+      }
+      const inverted = new Map<number, number[]>();
+      byName.names.forEach((nm, k) => inverted.set(nm, Array.from(byName.entries.subarray(byName.start[k], byName.start[k + 1]))));
+      expect(inverted).toEqual(walked);
       expect(entryOf(r, -5)).toBe(-1);
       // The scratch the walks used is left clean.
       expect(t.scratch!.every((x) => x === -1)).toBe(true);
