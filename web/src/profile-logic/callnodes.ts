@@ -334,15 +334,21 @@ function grown(a: Int32Array): Int32Array {
   return more;
 }
 
-/** The reduced nodes of the stack rows of `events` (indexes into the profile's events). */
-export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes {
+/**
+ * The reduced nodes of the stack rows of `events` (indexes into the profile's events). The nodes
+ * reached lie on the paths of the rows' nodes, at most (deepest path) nodes each: while that
+ * bound stays within `budget`, walks up from each row's node visit them; past it, passes over the
+ * whole table in index order (callers before callees), which cost less than that many scattered
+ * reads (a type of deep, varied stacks reaches most of the table).
+ */
+export function reduceNodes(profile: Profile, events: Int32Array, budget = callNodes(profile).length >> 2): ReducedNodes {
   const t = callNodes(profile);
-  const { ofStack, prefix, depth } = t;
+  const { ofStack } = t;
   const rows = ofStack.length;
   const stack = profile.events.stack;
   const mark = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
-  // Per reached node: ROW when a row's node, plus its reached callees counted. Nodes first reached
-  // as a row's are listed, so the second pass walks from each of them, not from every event.
+  // Per reached node: ROW when a row's node, plus its reached callees counted. First the rows'
+  // nodes, each listed once.
   let rowNodes: Int32Array = new Int32Array(1024);
   let m = 0;
   let last = -1;
@@ -351,16 +357,28 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
     // Events in a row often share a stack.
     if (s === last || s < 0 || s >= rows) continue;
     last = s;
-    let q = ofStack[s];
-    // Reached before: on the path of a node listed already.
-    if (mark[q] !== -1) {
-      mark[q] |= ROW;
-      continue;
-    }
+    const q = ofStack[s];
+    if (mark[q] !== -1) continue;
     mark[q] = ROW;
     if (m === rowNodes.length) rowNodes = grown(rowNodes);
     rowNodes[m++] = q;
-    for (;;) {
+  }
+  return m * (t.maxDepth + 1) <= budget ? reduceByWalks(t, rowNodes.subarray(0, m)) : reduceByPasses(t);
+}
+
+/** Whether a reached node's mark makes it an entry: a row's node, or callees on two paths. */
+function isEntry(v: number): boolean {
+  return (v & ROW) !== 0 || (v & (ROW - 1)) >= 2;
+}
+
+/** reduceNodes by walks up from the rows' nodes (marked ROW in the table's scratch). */
+function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
+  const { prefix, depth } = t;
+  const mark = t.scratch!;
+  // Up from each row's node to the first node reached already (a row's node met later walks on
+  // from itself), counting it a callee.
+  for (let k = 0; k < rowNodes.length; k++) {
+    for (let q = rowNodes[k]; ; ) {
       const p = prefix[q];
       if (p < 0) break;
       if (mark[p] !== -1) {
@@ -374,28 +392,18 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
   // Entries: rows' nodes and nodes with callees on two paths; marks reset on the way.
   let list: Int32Array = new Int32Array(1024);
   let n = 0;
-  for (let k = 0; k < m; k++) {
+  for (let k = 0; k < rowNodes.length; k++) {
     for (let q = rowNodes[k]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
       const v = mark[q];
       mark[q] = -1;
-      if (v & ROW || (v & (ROW - 1)) >= 2) {
+      if (isEntry(v)) {
         if (n === list.length) list = grown(list);
         list[n++] = q;
       }
     }
   }
   const node = list.slice(0, n).sort();
-  let size = 16;
-  while (size < n * 2) size *= 2;
-  const slots = new Int32Array(size);
-  const mask = size - 1;
-  for (let e = 0; e < n; e++) {
-    const g = node[e];
-    let h = Math.imul(g, 0x9e3779b1) & mask;
-    while (slots[h] !== 0) h = (h + 1) & mask;
-    slots[h] = e + 1;
-    mark[g] = e;
-  }
+  for (let e = 0; e < n; e++) mark[node[e]] = e;
   const up = new Int32Array(n);
   const len = new Int32Array(n);
   for (let e = 0; e < n; e++) {
@@ -405,7 +413,60 @@ export function reduceNodes(profile: Profile, events: Int32Array): ReducedNodes 
     len[e] = depth[node[e]] - (q >= 0 ? depth[q] : -1);
   }
   for (let e = 0; e < n; e++) mark[node[e]] = -1;
-  return { node, up, len, slots, length: n };
+  return { node, up, len, slots: slotsOf(node), length: n };
+}
+
+/**
+ * reduceNodes by two passes over the whole table (the rows' nodes marked ROW in its scratch):
+ * callees first, each reached node counts itself a callee of its caller, whose count is then
+ * whole when the pass comes to it; callers first, each reached node learns the nearest entry at
+ * or above it from its caller (kept in its mark as -3 - entry, -2 for none).
+ */
+function reduceByPasses(t: CallNodeTable): ReducedNodes {
+  const { prefix, depth } = t;
+  const mark = t.scratch!;
+  let n = 0;
+  for (let g = t.length - 1; g >= 0; g--) {
+    const v = mark[g];
+    if (v === -1) continue;
+    const p = prefix[g];
+    if (p >= 0) mark[p] = mark[p] === -1 ? 1 : mark[p] + 1;
+    if (isEntry(v)) n++;
+  }
+  const node = new Int32Array(n);
+  const up = new Int32Array(n);
+  const len = new Int32Array(n);
+  let e = 0;
+  for (let g = 0; g < t.length; g++) {
+    const v = mark[g];
+    if (v === -1) continue;
+    const p = prefix[g];
+    // The caller's nearest entry, or none (-1).
+    const near = p >= 0 ? -3 - mark[p] : -1;
+    if (isEntry(v)) {
+      node[e] = g;
+      up[e] = near;
+      len[e] = depth[g] - (near >= 0 ? depth[node[near]] : -1);
+      mark[g] = -3 - e++;
+    } else mark[g] = -3 - near;
+  }
+  mark.fill(-1);
+  return { node, up, len, slots: slotsOf(node), length: n };
+}
+
+/** The open-addressing map from call node to entry + 1 of ReducedNodes (see entryOf). */
+function slotsOf(node: Int32Array): Int32Array {
+  const n = node.length;
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  for (let e = 0; e < n; e++) {
+    let h = Math.imul(node[e], 0x9e3779b1) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = e + 1;
+  }
+  return slots;
 }
 
 /** The entry of call node `g`, -1 when it is none. */

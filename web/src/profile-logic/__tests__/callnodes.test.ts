@@ -550,51 +550,54 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
       const t = callNodes(p);
       // Every third event: a type's subset of the stacks.
       const events = Int32Array.from({ length: 200 }, (_, k) => 3 * k);
-      const r = reduceNodes(p, events);
-      // The nodes reached and each one's callees reached, walked here.
-      const reached = new Set<number>();
-      const rowNodes = new Set<number>();
-      for (const i of events) {
-        const s = p.events.stack[i];
-        if (s < 0) continue;
-        rowNodes.add(t.ofStack[s]);
-        for (let q = t.ofStack[s]; q >= 0; q = t.prefix[q]) reached.add(q);
+      // Walks up from the rows' nodes, and passes over the whole table.
+      for (const [how, budget] of [['walks', Infinity], ['passes', 0]] as const) {
+        const r = reduceNodes(p, events, budget);
+        // The nodes reached and each one's callees reached, walked here.
+        const reached = new Set<number>();
+        const rowNodes = new Set<number>();
+        for (const i of events) {
+          const s = p.events.stack[i];
+          if (s < 0) continue;
+          rowNodes.add(t.ofStack[s]);
+          for (let q = t.ofStack[s]; q >= 0; q = t.prefix[q]) reached.add(q);
+        }
+        const callees = new Map<number, number>();
+        for (const g of reached) if (t.prefix[g] >= 0) callees.set(t.prefix[g], (callees.get(t.prefix[g]) ?? 0) + 1);
+        const want = [...reached].filter((g) => rowNodes.has(g) || (callees.get(g) ?? 0) >= 2).sort((a, b) => a - b);
+        expect([...r.node], how).toEqual(want);
+        // Chains: each entry's nodes up to its caller entry's node, together every node reached once.
+        const covered: number[] = [];
+        for (let e = 0; e < r.length; e++) {
+          expect(entryOf(r, r.node[e])).toBe(e);
+          let g = r.node[e];
+          for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) covered.push(g);
+          expect(g, how).toBe(r.up[e] >= 0 ? r.node[r.up[e]] : -1);
+        }
+        expect(covered.sort((a, b) => a - b), how).toEqual([...reached].sort((a, b) => a - b));
+        // The chains' names inverted: per name, the entries whose chain holds it, ascending, once.
+        const byName = nameEntries(t, r, p.strings.length);
+        const walked = new Map<number, number[]>();
+        for (let e = 0; e < r.length; e++) {
+          const names = new Set<number>();
+          let g = r.node[e];
+          for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) names.add(t.name[g]);
+          for (const nm of names) walked.set(nm, [...(walked.get(nm) ?? []), e]);
+        }
+        const inverted = new Map<number, number[]>();
+        byName.names.forEach((nm, k) => inverted.set(nm, Array.from(byName.entries.subarray(byName.start[k], byName.start[k + 1]))));
+        expect(inverted).toEqual(walked);
+        expect(entryOf(r, -5)).toBe(-1);
+        // The scratch the walks used is left clean.
+        expect(t.scratch!.every((x) => x === -1), how).toBe(true);
+        // Weights on a stack row outside them: nothing reduced, the whole table used instead.
+        const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && i % 3 !== 0);
+        expect(outside).toBeGreaterThanOrEqual(0);
+        const weights = new Float64Array(p.stacks.length + 2);
+        weights[p.events.stack[outside]] = 1;
+        expect(reducedWeights(t, withReduced(weights, r))).toBeNull();
+        expect(totalWeight(p, weights)).toBe(1);
       }
-      const callees = new Map<number, number>();
-      for (const g of reached) if (t.prefix[g] >= 0) callees.set(t.prefix[g], (callees.get(t.prefix[g]) ?? 0) + 1);
-      const want = [...reached].filter((g) => rowNodes.has(g) || (callees.get(g) ?? 0) >= 2).sort((a, b) => a - b);
-      expect([...r.node]).toEqual(want);
-      // Chains: each entry's nodes up to its caller entry's node, together every node reached once.
-      const covered: number[] = [];
-      for (let e = 0; e < r.length; e++) {
-        expect(entryOf(r, r.node[e])).toBe(e);
-        let g = r.node[e];
-        for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) covered.push(g);
-        expect(g).toBe(r.up[e] >= 0 ? r.node[r.up[e]] : -1);
-      }
-      expect(covered.sort((a, b) => a - b)).toEqual([...reached].sort((a, b) => a - b));
-      // The chains' names inverted: per name, the entries whose chain holds it, ascending, once.
-      const byName = nameEntries(t, r, p.strings.length);
-      const walked = new Map<number, number[]>();
-      for (let e = 0; e < r.length; e++) {
-        const names = new Set<number>();
-        let g = r.node[e];
-        for (let k = 0; k < r.len[e]; k++, g = t.prefix[g]) names.add(t.name[g]);
-        for (const nm of names) walked.set(nm, [...(walked.get(nm) ?? []), e]);
-      }
-      const inverted = new Map<number, number[]>();
-      byName.names.forEach((nm, k) => inverted.set(nm, Array.from(byName.entries.subarray(byName.start[k], byName.start[k + 1]))));
-      expect(inverted).toEqual(walked);
-      expect(entryOf(r, -5)).toBe(-1);
-      // The scratch the walks used is left clean.
-      expect(t.scratch!.every((x) => x === -1)).toBe(true);
-      // Weights on a stack row outside them: nothing reduced, the whole table used instead.
-      const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && i % 3 !== 0);
-      expect(outside).toBeGreaterThanOrEqual(0);
-      const weights = new Float64Array(p.stacks.length + 2);
-      weights[p.events.stack[outside]] = 1;
-      expect(reducedWeights(t, withReduced(weights, r))).toBeNull();
-      expect(totalWeight(p, weights)).toBe(1);
     });
   }
 });
