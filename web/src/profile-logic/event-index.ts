@@ -328,7 +328,7 @@ function mergeTwoWithReach(
   const reach = new Float64Array(n);
   // Copies a[from, to) (whose reach is `ra`) to position o, the other list's reach so far `other`.
   const copy = (l: Int32Array, ra: Float64Array, from: number, to: number, o: number, other: number) => {
-    out.set(l.subarray(from, to), o);
+    copyRun(l, from, to, out, o);
     for (let k = from; k < to; k++) {
       const v = ra[k];
       reach[o++] = v > other ? v : other;
@@ -351,6 +351,68 @@ function mergeTwoWithReach(
   if (i < a.length) copy(a, x.reach, i, a.length, o, j > 0 ? y.reach[j - 1] : -Infinity);
   else if (j < b.length) copy(b, y.reach, j, b.length, o, i > 0 ? x.reach[i - 1] : -Infinity);
   return { list: out, reach };
+}
+
+/** Positions in a block of a merged list whose reach is kept once (mergeBlocked). */
+export const REACH_BLOCK = 32;
+const REACH_SHIFT = 5;
+
+/**
+ * Two time-sorted lists with their reach merged into one list, its reach kept only at the last
+ * position of each block of REACH_BLOCK (blocks[c]: the running maximum of ends up to position
+ * min(n, (c + 1) · REACH_BLOCK) - 1), read off the lists' own reach along the runs copied: a
+ * thread's millions of reads merged with its parks cost the list's copy, not a reach per event.
+ */
+export function mergeBlocked(
+  start: Float64Array,
+  x: { list: Int32Array; reach: Float64Array },
+  y: { list: Int32Array; reach: Float64Array },
+): { list: Int32Array; blocks: Float64Array } {
+  const a = x.list;
+  const b = y.list;
+  const n = a.length + b.length;
+  const out = new Int32Array(n);
+  const blocks = new Float64Array((n + REACH_BLOCK - 1) >> REACH_SHIFT);
+  // Copies l[from, to) (whose reach is `rl`) to position o, the other list's reach so far `other`.
+  const copy = (l: Int32Array, rl: Float64Array, from: number, to: number, o: number, other: number) => {
+    copyRun(l, from, to, out, o);
+    const end = o + (to - from);
+    // Each block's last position in [o, end), and the list's last.
+    for (let q = o | (REACH_BLOCK - 1); q < end; q += REACH_BLOCK) {
+      const v = rl[from + q - o];
+      blocks[q >> REACH_SHIFT] = v > other ? v : other;
+    }
+    if (end === n && to > from) {
+      const v = rl[to - 1];
+      blocks[(n - 1) >> REACH_SHIFT] = v > other ? v : other;
+    }
+  };
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) {
+    const ri = runBefore(start, a, b[j], i);
+    copy(a, x.reach, i, ri, o, j > 0 ? y.reach[j - 1] : -Infinity);
+    o += ri - i;
+    i = ri;
+    if (i >= a.length) break;
+    const rj = runBefore(start, b, a[i], j);
+    copy(b, y.reach, j, rj, o, i > 0 ? x.reach[i - 1] : -Infinity);
+    o += rj - j;
+    j = rj;
+  }
+  if (i < a.length) copy(a, x.reach, i, a.length, o, j > 0 ? y.reach[j - 1] : -Infinity);
+  else if (j < b.length) copy(b, y.reach, j, b.length, o, i > 0 ? x.reach[i - 1] : -Infinity);
+  return { list: out, blocks };
+}
+
+/**
+ * src[from, to) to dst from position o: a short run by a loop (a view of the run per copy costs
+ * more than the copy when lists interleave every few dozen events), a long one by set.
+ */
+function copyRun(src: Int32Array, from: number, to: number, dst: Int32Array, o: number): void {
+  if (to - from < 64) for (let k = from; k < to; k++) dst[o++] = src[k];
+  else dst.set(src.subarray(from, to), o);
 }
 
 /** Whether event x comes after event y in time order (ties by index). */
@@ -394,12 +456,12 @@ function mergeInto(start: Float64Array, a: Int32Array, b: Int32Array, out: Int32
   while (i < a.length && j < b.length) {
     // a's events up to b[j] (a wins ties of time when its index is lower), then b's up to a's next.
     const ra = runBefore(start, a, b[j], i);
-    out.set(a.subarray(i, ra), o);
+    copyRun(a, i, ra, out, o);
     o += ra - i;
     i = ra;
     if (i >= a.length) break;
     const rb = runBefore(start, b, a[i], j);
-    out.set(b.subarray(j, rb), o);
+    copyRun(b, j, rb, out, o);
     o += rb - j;
     j = rb;
   }

@@ -3,7 +3,7 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, keptReach, mergeByStart, mergeWithReach, reachOf, type ThreadIndex } from './event-index';
+import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, keptReach, mergeBlocked, mergeByStart, mergeWithReach, reachOf, REACH_BLOCK, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
@@ -28,20 +28,33 @@ export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
   return mergeByStart(profile.events.start, lists);
 }
 
-/** Interval events (lock, park, sleep, I/O with a duration) per thread, by start, with reach. */
+/**
+ * Interval events (lock, park, sleep, I/O with a duration) per thread, by start, with reach.
+ * A thread with one type's intervals shares that list and its reach (event-index.ts reachOf);
+ * one with several keeps their merged list and its reach once per block of REACH_BLOCK, the
+ * rest read off the events in the block (reachAt).
+ */
 export interface Intervals {
   byThread: Int32Array[];
-  /** Per thread: running maximum of end times along the list. */
+  /**
+   * Per thread: running maximum of end times along the list, at every position, or (when
+   * `blocked[t]`) at the last position of each block of REACH_BLOCK.
+   */
   reach: Float64Array[];
+  blocked: boolean[];
   /** The event types with bars on some thread. */
   types: IndexIntoEventTypes[];
+  /** The events' start and duration columns (the blocks' ends are read off them). */
+  start: Float64Array;
+  duration: Profile['events']['duration'];
 }
 
 export function intervals(profile: Profile, index: ThreadIndex): Intervals {
-  const { start } = profile.events;
+  const { start, duration } = profile.events;
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
   const byThread: Int32Array[] = [];
   const reach: Float64Array[] = [];
+  const blocked: boolean[] = [];
   const drawn = new Set<number>();
   for (let t = 0; t < profile.threads.length; t++) {
     const lists = ivTypes.map((ty) => {
@@ -49,18 +62,53 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
       if (l.length) drawn.add(ty);
       return l;
     });
-    // One list (most threads): its reach, kept once per list; several: the merged reach from theirs.
-    const some = lists.filter((l) => l.length > 0);
-    const merged = some.length === 1 ? { list: some[0], reach: reachOf(profile, some[0]) } : mergeWithReach(start, some, some.map((l) => reachOf(profile, l)));
+    // One list (most threads): its reach, kept once per list. Several: the longest merged with
+    // the others (merged first, each pair with its reach: they are fewer), the reach in blocks.
+    const some = lists.filter((l) => l.length > 0).sort((a, b) => b.length - a.length);
+    if (some.length <= 1) {
+      const list = some[0] ?? new Int32Array(0);
+      byThread.push(list);
+      reach.push(reachOf(profile, list));
+      blocked.push(false);
+      continue;
+    }
+    const rest = some.slice(1);
+    const others = rest.length === 1 ? { list: rest[0], reach: reachOf(profile, rest[0]) } : mergeWithReach(start, rest, rest.map((l) => reachOf(profile, l)));
+    const merged = mergeBlocked(start, { list: some[0], reach: reachOf(profile, some[0]) }, others);
     byThread.push(merged.list);
-    reach.push(merged.reach);
+    reach.push(merged.blocks);
+    blocked.push(true);
   }
-  return { byThread, reach, types: [...drawn].sort((a, b) => a - b) };
+  return { byThread, reach, blocked, types: [...drawn].sort((a, b) => a - b), start, duration };
+}
+
+/** The running maximum of ends along thread `thread`'s interval list, at position k. */
+export function reachAt(iv: Intervals, thread: number, k: number): number {
+  const r = iv.reach[thread];
+  if (!iv.blocked[thread]) return r[k];
+  const list = iv.byThread[thread];
+  const c = (k / REACH_BLOCK) | 0;
+  if ((k & (REACH_BLOCK - 1)) === REACH_BLOCK - 1 || k === list.length - 1) return r[c];
+  const { start, duration } = iv;
+  let max = c > 0 ? r[c - 1] : -Infinity;
+  for (let j = c * REACH_BLOCK; j <= k; j++) {
+    const end = start[list[j]] + duration[list[j]];
+    if (end > max) max = end;
+  }
+  return max;
 }
 
 /** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
 export function firstReaching(iv: Intervals, thread: number, t0: number): number {
-  return firstReachingPast(iv.reach[thread], t0);
+  const r = iv.reach[thread];
+  if (!iv.blocked[thread]) return firstReachingPast(r, t0);
+  // The first block reaching past t0, then its first event ending after t0 (none before it did).
+  const c = firstReachingPast(r, t0);
+  const list = iv.byThread[thread];
+  const { start, duration } = iv;
+  const to = Math.min(list.length, (c + 1) * REACH_BLOCK);
+  for (let j = c * REACH_BLOCK; j < to; j++) if (start[list[j]] + duration[list[j]] > t0) return j;
+  return list.length;
 }
 
 /**

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { matchTracks, medianAtLeast } from '../activity';
 import { eventsOf, eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { intervals } from '../intervals';
+import { firstReaching, intervals, reachAt } from '../intervals';
 import { spanCum, spanStart, trackOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
 
@@ -40,6 +40,12 @@ function reads(n: number, threads: number, seed: number): Ev[] {
     evs.push({ type: 0, t: at / 2, thread: t, stack: 'run;cpu' });
   }
   return evs;
+}
+
+/** The first position of a running maximum above t0 (its length when none), by a scan. */
+function firstPast(reach: number[], t0: number): number {
+  const k = reach.findIndex((r) => r > t0);
+  return k < 0 ? reach.length : k;
 }
 
 /** The union of the spans (start, end) of events `ids`, by sorting: the reference. */
@@ -143,10 +149,13 @@ describe('computed once per pick', () => {
       expected.sort((x, y) => start[x] - start[y] || x - y);
       expect(Array.from(iv.byThread[t])).toEqual(expected);
       let max = -Infinity;
-      expected.forEach((i, k) => {
+      const reach = expected.map((i, k) => {
         max = Math.max(max, start[i] + duration[i]);
-        expect(iv.reach[t][k]).toBe(max);
+        expect(reachAt(iv, t, k)).toBe(max);
+        return max;
       });
+      // The first bar reaching past a time: the first position whose running maximum passes it.
+      for (const t0 of [-1, 0, 3.5, 100, 250.25, 499, 10_000]) expect(firstReaching(iv, t, t0)).toBe(firstPast(reach, t0));
     }
     expect(iv.types).toEqual([1, 2]);
     expect(iv.reach[2]).toBe(reachOf(p, eventsOf(index, 1, 2)));

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
-import { intervals } from '../intervals';
+import { firstReaching, intervals, reachAt } from '../intervals';
 import { covered, spanCum, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
@@ -143,7 +143,14 @@ describe('the timeline’s interval lists', () => {
         .sort((a, b) => p.events.start[a] - p.events.start[b] || a - b);
       expect(Array.from(iv.byThread[thread])).toEqual(want);
       let max = -Infinity;
-      expect(Array.from(iv.reach[thread])).toEqual(want.map((i) => (max = Math.max(max, p.events.start[i] + p.events.duration[i]))));
+      const reach = want.map((i) => (max = Math.max(max, p.events.start[i] + p.events.duration[i])));
+      expect(want.map((_, k) => reachAt(iv, thread, k))).toEqual(reach);
+      // The first bar reaching past a time, at event starts and ends and between.
+      const times = [-1, ...want.slice(0, 300).flatMap((i) => [p.events.start[i], p.events.start[i] + p.events.duration[i], p.events.start[i] + 0.1]), 1e9];
+      for (const t0 of times) {
+        const k = reach.findIndex((x) => x > t0);
+        expect(firstReaching(iv, thread, t0)).toBe(k < 0 ? reach.length : k);
+      }
     }
     expect(iv.byThread[0].length).toBeGreaterThan(5000);
     expect(iv.types).toEqual([0, 1, 2]);
