@@ -365,8 +365,8 @@ const REACH_SHIFT = 5;
  */
 export function mergeBlocked(
   start: Float64Array,
-  x: { list: Int32Array; reach: Float64Array },
-  y: { list: Int32Array; reach: Float64Array },
+  x: Reach,
+  y: Reach,
 ): { list: Int32Array; blocks: Float64Array } {
   const a = x.list;
   const b = y.list;
@@ -374,16 +374,16 @@ export function mergeBlocked(
   const out = new Int32Array(n);
   const blocks = new Float64Array((n + REACH_BLOCK - 1) >> REACH_SHIFT);
   // Copies l[from, to) (whose reach is `rl`) to position o, the other list's reach so far `other`.
-  const copy = (l: Int32Array, rl: Float64Array, from: number, to: number, o: number, other: number) => {
+  const copy = (l: Int32Array, rl: Reach, from: number, to: number, o: number, other: number) => {
     copyRun(l, from, to, out, o);
     const end = o + (to - from);
     // Each block's last position in [o, end), and the list's last.
     for (let q = o | (REACH_BLOCK - 1); q < end; q += REACH_BLOCK) {
-      const v = rl[from + q - o];
+      const v = reachAt(rl, from + q - o);
       blocks[q >> REACH_SHIFT] = v > other ? v : other;
     }
     if (end === n && to > from) {
-      const v = rl[to - 1];
+      const v = reachAt(rl, to - 1);
       blocks[(n - 1) >> REACH_SHIFT] = v > other ? v : other;
     }
   };
@@ -392,17 +392,17 @@ export function mergeBlocked(
   let o = 0;
   while (i < a.length && j < b.length) {
     const ri = runBefore(start, a, b[j], i);
-    copy(a, x.reach, i, ri, o, j > 0 ? y.reach[j - 1] : -Infinity);
+    copy(a, x, i, ri, o, j > 0 ? reachAt(y, j - 1) : -Infinity);
     o += ri - i;
     i = ri;
     if (i >= a.length) break;
     const rj = runBefore(start, b, a[i], j);
-    copy(b, y.reach, j, rj, o, i > 0 ? x.reach[i - 1] : -Infinity);
+    copy(b, y, j, rj, o, i > 0 ? reachAt(x, i - 1) : -Infinity);
     o += rj - j;
     j = rj;
   }
-  if (i < a.length) copy(a, x.reach, i, a.length, o, j > 0 ? y.reach[j - 1] : -Infinity);
-  else if (j < b.length) copy(b, y.reach, j, b.length, o, i > 0 ? x.reach[i - 1] : -Infinity);
+  if (i < a.length) copy(a, x, i, a.length, o, j > 0 ? reachAt(y, j - 1) : -Infinity);
+  else if (j < b.length) copy(b, y, j, b.length, o, i > 0 ? reachAt(x, i - 1) : -Infinity);
   return { list: out, blocks };
 }
 
@@ -524,21 +524,33 @@ export class ListMemo<T> {
 }
 
 /**
- * A list's reach, and whether its events are disjoint: every one has a duration above zero and
- * starts after all before it have ended. Then the reach is each event's own end, and the union
- * of the list's spans is the events themselves: the track of the whole list (waits.ts) takes
- * the reach as its ends instead of a copy of its own.
+ * A list's reach: the running maximum of end times (start + duration) along it. When its events
+ * are disjoint (every one lasts and starts after all before it have ended, as a thread's waits
+ * of one type nearly always do) each event's own end is its reach: nothing is stored, the ends
+ * are read off the events (reachAt), and the union of the list's spans is the events themselves,
+ * so the pass that finds it also sums their lengths for the track of the whole list (waits.ts):
+ * `cum[c]`, the lengths of the events before event c · CUM_STEP.
  */
 export interface Reach {
-  reach: Float64Array;
+  list: Int32Array;
+  /** The running maximum at every position; null when the list is disjoint. */
+  every: Float64Array | null;
   disjoint: boolean;
+  /** Disjoint: the lengths summed before every CUM_STEP-th event, (n / CUM_STEP) + 1 of them; else null. */
+  cum: Float64Array | null;
+  start: Float64Array;
+  duration: Profile['events']['duration'];
 }
+
+/** A prefix sum of a disjoint list's lengths kept in this many events. */
+export const CUM_STEP = 16;
+const CUM_SHIFT = 4;
 
 const reaches = new ListMemo<Reach>();
 
-/** Running maximum of end times (start + duration) along a time-sorted list (computed once per list). */
-export function reachOf(profile: Profile, list: Int32Array): Float64Array {
-  return reachInfo(profile, list).reach;
+/** The reach along a time-sorted list (computed once per list when long). */
+export function reachOf(profile: Profile, list: Int32Array): Reach {
+  return list.length < 1024 ? computeReach(profile, list) : reaches.get(profile, list, () => computeReach(profile, list));
 }
 
 /** The list's Reach when kept already (nothing computed). */
@@ -546,28 +558,67 @@ export function keptReach(profile: Profile, list: Int32Array): Reach | undefined
   return reaches.peek(profile, list);
 }
 
-/** reachOf, and whether the list's events are disjoint (Reach). */
-export function reachInfo(profile: Profile, list: Int32Array): Reach {
-  return list.length < 1024 ? computeReach(profile, list) : reaches.get(profile, list, () => computeReach(profile, list));
+/** The reach at position k. */
+export function reachAt(r: Reach, k: number): number {
+  if (r.every) return r.every[k];
+  const i = r.list[k];
+  return r.start[i] + r.duration[i];
+}
+
+/** The reach at every position, in an array (for short lists: a merge of a thread's few). */
+export function reachArray(r: Reach): Float64Array {
+  if (r.every) return r.every;
+  const out = new Float64Array(r.list.length);
+  for (let k = 0; k < out.length; k++) out[k] = reachAt(r, k);
+  return out;
+}
+
+/** First position whose reach passes `t`: no earlier event reaches past `t`. */
+export function firstPast(r: Reach, t: number): number {
+  if (r.every) return firstReachingPast(r.every, t);
+  const { list, start, duration } = r;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[list[mid]] + duration[list[mid]] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function computeReach(profile: Profile, list: Int32Array): Reach {
   const { start, duration } = profile.events;
-  const r = new Float64Array(list.length);
+  const n = list.length;
+  // Disjoint so far: the lengths summed as they come (what the track of the list needs).
+  const cum = new Float64Array((n >> CUM_SHIFT) + 1);
   let max = -Infinity;
-  let disjoint = true;
-  for (let k = 0; k < list.length; k++) {
+  let sum = 0;
+  let k = 0;
+  for (; k < n; k++) {
     const a = start[list[k]];
     const d = duration[list[k]];
+    if (!(d > 0 && a > max)) break;
     const end = a + d;
-    if (!(d > 0 && a > max)) disjoint = false;
+    if ((k & (CUM_STEP - 1)) === 0) cum[k >> CUM_SHIFT] = sum;
+    sum += end - a;
+    max = end;
+  }
+  if (k === n) {
+    if ((n & (CUM_STEP - 1)) === 0) cum[n >> CUM_SHIFT] = sum;
+    return { list, every: null, disjoint: true, cum, start, duration };
+  }
+  const r = new Float64Array(n);
+  max = -Infinity;
+  for (k = 0; k < n; k++) {
+    const end = start[list[k]] + duration[list[k]];
     if (end > max) max = end;
     r[k] = max;
   }
-  return { reach: r, disjoint };
+  return { list, every: r, disjoint: false, cum: null, start, duration };
 }
 
-/** First position whose reach (running maximum of ends) passes `t`: no earlier interval reaches past `t`. */
+/** First position of an ascending array (a running maximum of ends) above `t`. */
 export function firstReachingPast(reach: Float64Array, t: number): number {
   let lo = 0;
   let hi = reach.length;

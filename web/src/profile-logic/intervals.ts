@@ -3,7 +3,7 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, firstAtOrAfter, firstReachingPast, gallopAtOrAfter, keptReach, mergeBlocked, mergeByStart, mergeWithReach, reachOf, REACH_BLOCK, type ThreadIndex } from './event-index';
+import { eventsOf, firstAtOrAfter, firstPast, firstReachingPast, gallopAtOrAfter, keptReach, mergeBlocked, mergeByStart, mergeWithReach, reachArray, reachAt, reachOf, REACH_BLOCK, type Reach, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
@@ -32,16 +32,17 @@ export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
  * Interval events (lock, park, sleep, I/O with a duration) per thread, by start, with reach.
  * A thread with one type's intervals shares that list and its reach (event-index.ts reachOf);
  * one with several keeps their merged list and its reach once per block of REACH_BLOCK, the
- * rest read off the events in the block (reachAt).
+ * rest read off the events in the block (intervalReach).
  */
 export interface Intervals {
   byThread: Int32Array[];
+  /** Per thread with one type's intervals: their list's reach (else null). */
+  reach: (Reach | null)[];
   /**
-   * Per thread: running maximum of end times along the list, at every position, or (when
-   * `blocked[t]`) at the last position of each block of REACH_BLOCK.
+   * Per thread with several: the running maximum of ends along the merged list at the last
+   * position of each block of REACH_BLOCK (else null).
    */
-  reach: Float64Array[];
-  blocked: boolean[];
+  blocks: (Float64Array | null)[];
   /** The event types with bars on some thread. */
   types: IndexIntoEventTypes[];
   /** The events' start and duration columns (the blocks' ends are read off them). */
@@ -53,8 +54,8 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
   const { start, duration } = profile.events;
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
   const byThread: Int32Array[] = [];
-  const reach: Float64Array[] = [];
-  const blocked: boolean[] = [];
+  const reach: (Reach | null)[] = [];
+  const blocks: (Float64Array | null)[] = [];
   const drawn = new Set<number>();
   for (let t = 0; t < profile.threads.length; t++) {
     const lists = ivTypes.map((ty) => {
@@ -69,23 +70,26 @@ export function intervals(profile: Profile, index: ThreadIndex): Intervals {
       const list = some[0] ?? new Int32Array(0);
       byThread.push(list);
       reach.push(reachOf(profile, list));
-      blocked.push(false);
+      blocks.push(null);
       continue;
     }
     const rest = some.slice(1);
-    const others = rest.length === 1 ? { list: rest[0], reach: reachOf(profile, rest[0]) } : mergeWithReach(start, rest, rest.map((l) => reachOf(profile, l)));
-    const merged = mergeBlocked(start, { list: some[0], reach: reachOf(profile, some[0]) }, others);
+    const others: Reach =
+      rest.length === 1
+        ? reachOf(profile, rest[0])
+        : (({ list, reach: every }) => ({ list, every, disjoint: false, cum: null, start, duration }))(mergeWithReach(start, rest, rest.map((l) => reachArray(reachOf(profile, l)))));
+    const merged = mergeBlocked(start, reachOf(profile, some[0]), others);
     byThread.push(merged.list);
-    reach.push(merged.blocks);
-    blocked.push(true);
+    reach.push(null);
+    blocks.push(merged.blocks);
   }
-  return { byThread, reach, blocked, types: [...drawn].sort((a, b) => a - b), start, duration };
+  return { byThread, reach, blocks, types: [...drawn].sort((a, b) => a - b), start, duration };
 }
 
 /** The running maximum of ends along thread `thread`'s interval list, at position k. */
-export function reachAt(iv: Intervals, thread: number, k: number): number {
-  const r = iv.reach[thread];
-  if (!iv.blocked[thread]) return r[k];
+export function intervalReach(iv: Intervals, thread: number, k: number): number {
+  const r = iv.blocks[thread];
+  if (!r) return reachAt(iv.reach[thread]!, k);
   const list = iv.byThread[thread];
   const c = (k / REACH_BLOCK) | 0;
   if ((k & (REACH_BLOCK - 1)) === REACH_BLOCK - 1 || k === list.length - 1) return r[c];
@@ -100,8 +104,8 @@ export function reachAt(iv: Intervals, thread: number, k: number): number {
 
 /** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
 export function firstReaching(iv: Intervals, thread: number, t0: number): number {
-  const r = iv.reach[thread];
-  if (!iv.blocked[thread]) return firstReachingPast(r, t0);
+  const r = iv.blocks[thread];
+  if (!r) return firstPast(iv.reach[thread]!, t0);
   // The first block reaching past t0, then its first event ending after t0 (none before it did).
   const c = firstReachingPast(r, t0);
   const list = iv.byThread[thread];

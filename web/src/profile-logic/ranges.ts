@@ -14,7 +14,7 @@
 import { stackSlot, weightSlots } from './calltree';
 import { weightedRows, withSlots } from './callnodes';
 import type { StackFilter } from './filters';
-import { firstAtOrAfter, firstReachingPast } from './event-index';
+import { firstAtOrAfter, firstPast } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
 import type { Profile } from '../columns/profile';
@@ -44,7 +44,7 @@ export function rangePositions(profile: Profile, list: Int32Array, range: Range 
 export function overlapPositions(profile: Profile, cum: Cumulative, range: Range | null): [number, number, number] {
   const [mid, hi] = rangePositions(profile, cum.list, range);
   if (!range || !cum.reach) return [mid, mid, hi];
-  return [Math.min(mid, firstReachingPast(cum.reach, range[0])), mid, hi];
+  return [Math.min(mid, firstPast(cum.reach, range[0])), mid, hi];
 }
 
 /** Whether event `i`, which started before the range, reaches into it. */

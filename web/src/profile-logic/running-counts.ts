@@ -7,7 +7,7 @@
  *   cum   0   0   1   2   2   3        window [2, 6) ms: positions 1..4 → cum[4]-cum[1] = 2 match
  */
 import type { Profile } from '../columns/profile';
-import { gallopAtOrAfter } from './event-index';
+import { gallopAtOrAfter, type Reach } from './event-index';
 
 /** Thread states that count as running (drawn strong); others (sleeping, waiting…) drawn light. */
 export function runningStates(profile: Profile): Uint8Array {
@@ -52,7 +52,7 @@ export interface Cumulative {
    * For lists of intervals: the running maximum of end times along the list (reachOf), so a
    * range finds the intervals that started before it and reach into it. Absent for instants.
    */
-  reach?: Float64Array | null;
+  reach?: Reach | null;
 }
 
 /**

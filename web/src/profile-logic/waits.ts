@@ -11,7 +11,7 @@
  * of events.
  */
 import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
-import { eventsOf, ListMemo, mergeByStart, reachInfo, type ThreadIndex } from './event-index';
+import { CUM_STEP, eventsOf, ListMemo, mergeByStart, reachOf, type Reach, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -140,47 +140,54 @@ export function waitKindOf(kinds: Uint8Array, i: IndexIntoEvents): WaitKind | nu
  * covered time in any window is two binary searches.
  *
  * A list's own events, when they are disjoint already (waits on one thread seldom overlap), are
- * the spans themselves: the track then reads the starts through the list (`at`), ends at the
- * list's reach, and keeps one prefix sum in CUM_STEP, so millions of waits cost no copy of their
- * times (spanStart, spanCum read either form).
+ * the spans themselves: the track then reads them through the list's reach (`of`: starts, ends
+ * and one prefix sum in CUM_STEP), so millions of waits cost no copy of their times (spanStart,
+ * spanEnd, spanCum read either form).
  */
 export interface Track {
   /** Spans. */
   length: number;
-  /** Span k starts at start[k], or at start[at[k]] when `at` is set (the events' start column). */
+  /** Span k is [start[k], end[k]) (empty when `of` is set). */
   start: Float64Array;
-  at: Int32Array | null;
-  /** Span k ends at end[k]. */
   end: Float64Array;
-  /**
-   * cum[k]: total length of the spans before span k (length + 1 entries); with `at`, the same
-   * for every CUM_STEP-th span only, cum[k / CUM_STEP].
-   */
+  /** cum[k]: total length of the spans before span k, length + 1 of them (empty when `of` is set). */
   cum: Float64Array;
+  /** The disjoint list whose events the spans are, with its sums; null for a track of its own arrays. */
+  of: Reach | null;
 }
-
-/** One prefix sum kept in this many spans of a track that reads its starts through a list. */
-export const CUM_STEP = 16;
-const CUM_SHIFT = 4;
 
 /** Where span k of the track starts. */
 export function spanStart(tr: Track, k: number): number {
-  return tr.at ? tr.start[tr.at[k]] : tr.start[k];
+  const of = tr.of;
+  return of ? of.start[of.list[k]] : tr.start[k];
+}
+
+/** Where span k of the track ends. */
+export function spanEnd(tr: Track, k: number): number {
+  const of = tr.of;
+  if (!of) return tr.end[k];
+  const i = of.list[k];
+  return of.start[i] + of.duration[i];
 }
 
 /**
  * Total length of the spans before span k (k ≤ length). The lengths are added in the order the
- * prefix sums were, so both forms of a track give the very same number.
+ * reach's pass summed them, so both forms of a track give the very same number.
  */
 export function spanCum(tr: Track, k: number): number {
-  const { at, start, end, cum } = tr;
-  if (!at) return cum[k];
-  let sum = cum[k >> CUM_SHIFT];
-  for (let j = k & ~(CUM_STEP - 1); j < k; j++) sum += end[j] - start[at[j]];
+  const of = tr.of;
+  if (!of) return tr.cum[k];
+  const { list, start, duration } = of;
+  let sum = of.cum![(k / CUM_STEP) | 0];
+  for (let j = k - (k % CUM_STEP); j < k; j++) {
+    const a = start[list[j]];
+    sum += a + duration[list[j]] - a;
+  }
   return sum;
 }
 
-const EMPTY_TRACK: Track = { length: 0, start: new Float64Array(0), at: null, end: new Float64Array(0), cum: new Float64Array(1) };
+const EMPTY_TRACK: Track = { length: 0, start: new Float64Array(0), end: new Float64Array(0), cum: new Float64Array(1), of: null };
+const NONE = new Float64Array(0);
 
 /**
  * The union of the spans of the events of `list` (sorted by start) that `keep` accepts (event,
@@ -193,24 +200,11 @@ export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k
   return spansOf(profile, list, null, keep);
 }
 
-/**
- * The track of a whole list. When its events are disjoint the spans are the events: the starts
- * read through the list, the ends are the list's reach (kept once per list for the timeline and
- * the range counts anyway), and only every CUM_STEP-th prefix sum is written.
- */
+/** The track of a whole list: its own events, read through its reach, when they are disjoint. */
 function wholeTrack(profile: Profile, list: Int32Array): Track {
-  const { reach, disjoint } = reachInfo(profile, list);
-  if (!disjoint || list.length === 0) return spansOf(profile, list, null, null);
-  const { start } = profile.events;
-  const n = list.length;
-  const cum = new Float64Array((n >> CUM_SHIFT) + 1);
-  let sum = 0;
-  for (let k = 0; k < n; k++) {
-    if ((k & (CUM_STEP - 1)) === 0) cum[k >> CUM_SHIFT] = sum;
-    sum += reach[k] - start[list[k]];
-  }
-  if ((n & (CUM_STEP - 1)) === 0) cum[n >> CUM_SHIFT] = sum;
-  return { length: n, start, at: list, end: reach, cum };
+  const reach = reachOf(profile, list);
+  if (!reach.disjoint || list.length === 0) return spansOf(profile, list, null, null);
+  return { length: list.length, start: NONE, end: NONE, cum: NONE, of: reach };
 }
 
 const wholeTracks = new ListMemo<Track>();
@@ -246,19 +240,19 @@ export function spansOf(profile: Profile, list: Int32Array, match: Int32Array | 
   const fit = (a: Float64Array<ArrayBuffer>) => (spans > room >> 1 ? a.subarray(0, spans) : a.slice(0, spans));
   const cum = new Float64Array(spans + 1);
   for (let k = 0; k < spans; k++) cum[k + 1] = cum[k] + (en[k] - s[k]);
-  return { length: spans, start: fit(s), at: null, end: fit(en), cum };
+  return { length: spans, start: fit(s), end: fit(en), cum, of: null };
 }
 
 /** Time the track covers within [a, b), ms. */
 export function covered(track: Track, a: number, b: number): number {
-  const { end, length: n } = track;
+  const n = track.length;
   if (n === 0 || !(b > a)) return 0;
   // First span ending after a; first span starting at or after b.
   let lo = 0;
   let hi = n;
   while (lo < hi) {
     const m = (lo + hi) >> 1;
-    if (end[m] <= a) lo = m + 1;
+    if (spanEnd(track, m) <= a) lo = m + 1;
     else hi = m;
   }
   const i = lo;
@@ -273,7 +267,8 @@ export function covered(track: Track, a: number, b: number): number {
   let t = spanCum(track, j) - spanCum(track, i);
   const si = spanStart(track, i);
   if (si < a) t -= a - si;
-  if (end[j - 1] > b) t -= end[j - 1] - b;
+  const ej = spanEnd(track, j - 1);
+  if (ej > b) t -= ej - b;
   return Math.max(0, t);
 }
 
@@ -336,23 +331,23 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
   if (!(w > 0)) return out;
   for (let t = 0; t < tracks.length; t++) {
     const tr = tracks[t];
-    const { end, length: n } = tr;
+    const n = tr.length;
     if (n === 0 || (keep && !keep[t])) continue;
     // Only the columns the thread's spans can touch.
     const first = Math.max(0, Math.floor((spanStart(tr, 0) - from) / w));
-    const last = Math.min(columns - 1, Math.floor((end[n - 1] - from) / w));
+    const last = Math.min(columns - 1, Math.floor((spanEnd(tr, n - 1) - from) / w));
     if (first > last) continue;
     // The time covered before x, F(x) = cum[j] + the part of span j before x (j: the first span
     // ending after x), read at each column's edges left to right: a column's share is the
     // difference of its edges'. j only moves forward, by galloping, so a frame costs per column
     // a step or a short search, however many spans a column holds.
     let x = from + first * w;
-    let j = firstEndAfter(end, x, 0);
+    let j = firstEndAfter(tr, x, 0);
     const all = spanCum(tr, n);
     let before = j < n ? spanCum(tr, j) + Math.max(0, x - spanStart(tr, j)) : all;
     for (let c = first; c <= last; c++) {
       x = from + (c + 1) * w;
-      j = firstEndAfter(end, x, j);
+      j = firstEndAfter(tr, x, j);
       const upTo = j < n ? spanCum(tr, j) + Math.max(0, x - spanStart(tr, j)) : all;
       out[c] += (upTo - before) / w;
       before = upTo;
@@ -361,15 +356,15 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
   return out;
 }
 
-/** The first k ≥ from with end[k] > x (end ascending), by galloping from `from`. */
-function firstEndAfter(end: Float64Array, x: number, from: number): number {
-  const n = end.length;
-  if (from >= n || end[from] > x) return from;
-  // end[lo] ≤ x; widen until end[hi] > x (or the end), then search between.
+/** The first span k ≥ from ending after x (ends ascend), by galloping from `from`. */
+function firstEndAfter(tr: Track, x: number, from: number): number {
+  const n = tr.length;
+  if (from >= n || spanEnd(tr, from) > x) return from;
+  // Span lo ends at or before x; widen until hi ends after x (or the end), then search between.
   let lo = from;
   let step = 1;
   let hi = from + 1;
-  while (hi < n && end[hi] <= x) {
+  while (hi < n && spanEnd(tr, hi) <= x) {
     lo = hi;
     step *= 2;
     hi = lo + step;
@@ -378,7 +373,7 @@ function firstEndAfter(end: Float64Array, x: number, from: number): number {
   lo++;
   while (lo < hi) {
     const m = (lo + hi) >> 1;
-    if (end[m] <= x) lo = m + 1;
+    if (spanEnd(tr, m) <= x) lo = m + 1;
     else hi = m;
   }
   return lo;

@@ -6,7 +6,7 @@
 import type { Profile } from '../../columns/profile';
 import type { Filtered } from '../../profile-logic/filters';
 import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
-import { firstReaching, reachAt, seekAtOrAfter, type Intervals } from '../../profile-logic/intervals';
+import { firstReaching, intervalReach, seekAtOrAfter, type Intervals } from '../../profile-logic/intervals';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
 import { elideMiddle, visibleName } from '../../profile-logic/names';
@@ -324,7 +324,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           // Everything starting within the next pixel is drawn as part of this bar.
           const next = seekAtOrAfter(e.start, list, t0 + px, k + 1, k + run);
           run = next - k;
-          if (next > k + 1) end = Math.max(end, reachAt(intervals, t, next - 1));
+          if (next > k + 1) end = Math.max(end, intervalReach(intervals, t, next - 1));
           let code = kinds[i];
           // A pinned virtual thread's pin starts with the sleep or park it holds: the pin wins
           // the pixel (looked for among the first events merged into it).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf, eventsOfType, firstAtOrAfter, gallopAtOrAfter, indexEvents, mergeByStart, sortByStart, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { firstReaching, gcEvents, intervals, reachAt, seekAtOrAfter } from '../intervals';
+import { firstReaching, gcEvents, intervalReach, intervals, seekAtOrAfter } from '../intervals';
 import { addToPixels as addColumns, histogramOf, newPixelCounts as newColumns } from '../pixel-columns';
 import { countInRange, selectInRanges, weightsInRange } from '../ranges';
 import { runningStates } from '../running-counts';
@@ -387,7 +387,7 @@ describe('density', () => {
   it('finds intervals reaching into a window, including long ones that started before it', () => {
     const iv = intervals(p, idx);
     expect(Array.from(iv.byThread[1])).toEqual([3, 6, 8]);
-    expect([0, 1, 2].map((k) => reachAt(iv, 1, k))).toEqual([43, 43, 61]);
+    expect([0, 1, 2].map((k) => intervalReach(iv, 1, k))).toEqual([43, 43, 61]);
     expect(firstReaching(iv, 1, 50)).toBe(2);
     expect(intervalsIn(p, iv, 1, 20, 30)).toEqual([3]);
     expect(intervalsIn(p, iv, 1, 11, 13)).toEqual([3, 6]);

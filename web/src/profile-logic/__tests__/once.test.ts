@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { matchTracks, medianAtLeast } from '../activity';
-import { eventsOf, eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
+import { eventsOf, eventsOfType, indexEvents, reachAt, reachOf, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { firstReaching, intervals, reachAt } from '../intervals';
-import { spanCum, spanStart, trackOf, waitKinds, waitTracks } from '../waits';
+import { firstReaching, intervalReach, intervals } from '../intervals';
+import { spanCum, spanEnd, spanStart, trackOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
 
 const TYPES = [
@@ -102,7 +102,7 @@ describe('computed once per pick', () => {
         expect(expected.length).toBeLessThan(ids.length);
         expected.forEach(([a, b], k) => {
           expect(spanStart(tr, k)).toBe(a);
-          expect(tr.end[k]).toBe(b);
+          expect(spanEnd(tr, k)).toBe(b);
           expect(spanCum(tr, k + 1) - spanCum(tr, k)).toBeCloseTo(b - a, 9);
         });
       }
@@ -151,7 +151,7 @@ describe('computed once per pick', () => {
       let max = -Infinity;
       const reach = expected.map((i, k) => {
         max = Math.max(max, start[i] + duration[i]);
-        expect(reachAt(iv, t, k)).toBe(max);
+        expect(intervalReach(iv, t, k)).toBe(max);
         return max;
       });
       // The first bar reaching past a time: the first position whose running maximum passes it.
@@ -172,7 +172,7 @@ describe('computed once per pick', () => {
     let max = -Infinity;
     for (let k = 0; k < list.length; k++) {
       max = Math.max(max, b.events.start[list[k]] + b.events.duration[list[k]]);
-      expect(rb[k]).toBe(max);
+      expect(reachAt(rb, k)).toBe(max);
     }
   });
 });

@@ -137,7 +137,7 @@ describe('threads waiting over time', () => {
         cum[k + 1] = cum[k] + (end[k] - start[k]);
         t = end[k] + rnd() * gap * (k % 5 === 0 ? 30 : 1);
       }
-      return { length: n, start, at: null, end, cum };
+      return { length: n, start, end, cum, of: null };
     };
     const tracks = [track(20_000, 0.01), track(300, 1), track(3, 50), track(0, 1), track(5_000, 0.2)];
     for (const [from, to, cols] of [[0, 1000, 37], [100, 101, 600], [-50, 2000, 600], [450.5, 452.25, 7], [5000, 6000, 10]] as const) {

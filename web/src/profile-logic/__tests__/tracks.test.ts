@@ -7,9 +7,9 @@
  * reach itself) and overlapping, nested, touching and zero-length ones.
  */
 import { describe, expect, it } from 'vitest';
-import { eventsOf, indexEvents, reachInfo, reachOf } from '../event-index';
-import { firstReaching, intervals, reachAt } from '../intervals';
-import { covered, spanCum, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
+import { eventsOf, firstPast, indexEvents, reachAt, reachOf } from '../event-index';
+import { firstReaching, intervalReach, intervals } from '../intervals';
+import { covered, spanCum, spanEnd, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
 
@@ -47,7 +47,7 @@ function union(starts: number[], durations: number[]): [number, number][] {
 
 /** A track's spans as [start, end] pairs, read through whichever form it has. */
 function spansIn(tr: Track): [number, number][] {
-  return Array.from({ length: tr.length }, (_, k) => [spanStart(tr, k), tr.end[k]]);
+  return Array.from({ length: tr.length }, (_, k) => [spanStart(tr, k), spanEnd(tr, k)]);
 }
 
 function coveredBrute(spans: [number, number][], a: number, b: number): number {
@@ -69,9 +69,17 @@ describe('a whole list’s track and reach', () => {
           for (let k = 1; k < starts.length; k++) expect(starts[k]).toBeGreaterThanOrEqual(starts[k - 1]);
           let max = -Infinity;
           const reach = starts.map((a, k) => (max = Math.max(max, a + durations[k])));
-          expect(Array.from(reachOf(p, list))).toEqual(reach);
+          const ra = reachOf(p, list);
+          expect(starts.map((_, k) => reachAt(ra, k))).toEqual(reach);
           const disjoint = starts.every((a, k) => durations[k] > 0 && (k === 0 || a > reach[k - 1]));
-          expect(reachInfo(p, list).disjoint).toBe(disjoint);
+          expect(ra.disjoint).toBe(disjoint);
+          // A disjoint list stores no reach: each event's end is read off the events.
+          expect(ra.every === null).toBe(disjoint);
+          // The first position reaching past a time (a range's first overlapping event), at ends and between.
+          for (const t0 of [-1, ...reach.slice(0, 200).flatMap((x) => [x, x - 0.125, x + 0.125]), 1e9]) {
+            const k = reach.findIndex((x) => x > t0);
+            expect(firstPast(ra, t0)).toBe(k < 0 ? reach.length : k);
+          }
           // The data do hold both cases (thread 1's every third event never touches its next).
           if (shape === 'disjoint' || (n > 1000 && thread === 0)) expect(disjoint).toBe(shape === 'disjoint');
 
@@ -79,7 +87,7 @@ describe('a whole list’s track and reach', () => {
           const track = trackOf(p, list, null);
           expect(spansIn(track)).toEqual(want);
           // A long disjoint list is its own track: starts read through it, a sum kept in 16.
-          expect(track.at !== null).toBe(disjoint && list.length >= 1024);
+          expect(track.of !== null).toBe(disjoint && list.length >= 1024);
           // The covered time before each span: the lengths added in order, to the last bit.
           let sum = 0;
           for (let k = 0; k <= want.length; k++) {
@@ -144,7 +152,7 @@ describe('the timeline’s interval lists', () => {
       expect(Array.from(iv.byThread[thread])).toEqual(want);
       let max = -Infinity;
       const reach = want.map((i) => (max = Math.max(max, p.events.start[i] + p.events.duration[i])));
-      expect(want.map((_, k) => reachAt(iv, thread, k))).toEqual(reach);
+      expect(want.map((_, k) => intervalReach(iv, thread, k))).toEqual(reach);
       // The first bar reaching past a time, at event starts and ends and between.
       const times = [-1, ...want.slice(0, 300).flatMap((i) => [p.events.start[i], p.events.start[i] + p.events.duration[i], p.events.start[i] + 0.1]), 1e9];
       for (const t0 of times) {
