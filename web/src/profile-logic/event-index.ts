@@ -205,22 +205,34 @@ export function indexEvents(profile: Profile): ThreadIndex {
   const types = profile.eventTypes.length;
   const groups = types * rows;
   const off = new Int32Array(groups + 1);
-  for (let i = 0; i < n; i++) {
+  // Rows come in runs of one type on one thread (a thread's buffer is written at once, hundreds
+  // of events): counted, then placed, run by run.
+  for (let i = 0; i < n; ) {
     const ty = type[i];
-    if (ty < 0 || ty >= types) continue;
     const t = thread[i];
-    off[ty * rows + (t >= 0 ? t : none) + 1]++;
+    let j = i + 1;
+    while (j < n && type[j] === ty && thread[j] === t) j++;
+    if (ty >= 0 && ty < types) off[ty * rows + (t >= 0 ? t : none) + 1] += j - i;
+    i = j;
   }
   for (let g = 0; g < groups; g++) off[g + 1] += off[g];
   const order = new Int32Array(off[groups]);
   const fill = off.slice(0, groups);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; ) {
     const ty = type[i];
-    if (ty < 0 || ty >= types) continue;
     const t = thread[i];
-    order[fill[ty * rows + (t >= 0 ? t : none)]++] = i;
+    let j = i + 1;
+    while (j < n && type[j] === ty && thread[j] === t) j++;
+    if (ty >= 0 && ty < types) {
+      const g = ty * rows + (t >= 0 ? t : none);
+      let w = fill[g];
+      for (let x = i; x < j; x++) order[w++] = x;
+      fill[g] = w;
+    }
+    i = j;
   }
   const perThread = new Int32Array(none);
+  const start = profile.events.start;
   let scratch = new Int32Array(0);
   for (let g = 0; g < groups; g++) {
     const lo = off[g];
@@ -228,14 +240,74 @@ export function indexEvents(profile: Profile): ThreadIndex {
     if (g % rows !== none) perThread[g % rows] += hi - lo;
     if (hi - lo < 2) continue;
     const group = order.subarray(lo, hi);
-    // Long groups by their runs (one buffer of the longest for all), the rest as they come.
+    // Long groups: runs overlapping at their edges merged into what precedes them, else by
+    // their runs pairwise (one buffer of the longest for all); the rest as they come.
     if (hi - lo >= 4096) {
       if (scratch.length < hi - lo) scratch = new Int32Array(largestGroup(off));
-      if (mergeRunsInPlace(profile.events.start, group, scratch)) continue;
+      if (mergeTails(start, group, scratch) || mergeRunsInPlace(start, group, scratch)) continue;
     }
-    sortInPlace(profile.events.start, group);
+    sortInPlace(start, group);
   }
   return { order, off, rows, perThread };
+}
+
+/**
+ * Sort `list` in place when each of its ascending runs overlaps what comes before it only near
+ * its edge (a thread's buffers, each written after the last, a few of its events older than the
+ * last one's newest): each run is merged into the sorted part before it from where its first
+ * event belongs there, that overlapped tail set aside in `scratch`; once the tail is placed the
+ * rest of the run is where it belongs already. Gives up, returning false with `list` still a
+ * permutation of itself, once the events moved outnumber the list (runs that overlap deeply).
+ */
+function mergeTails(start: Float64Array, list: Int32Array, scratch: Int32Array): boolean {
+  const n = list.length;
+  let budget = n;
+  let s = 1;
+  while (s < n) {
+    if (after(start, list[s], list[s - 1])) {
+      s++;
+      continue;
+    }
+    // A run [s, e) begins: its first event belongs before list[s - 1], at p.
+    let e = s + 1;
+    while (e < n && after(start, list[e], list[e - 1])) e++;
+    const first = list[s];
+    let p = s - 1;
+    let step = 1;
+    // Back from s - 1 by galloping to a position whose event does not come after `first`.
+    let q = s - 1;
+    while (q >= 0 && after(start, list[q], first)) {
+      p = q;
+      q -= step;
+      step *= 2;
+    }
+    // p: an event after `first`; the answer is in (max(q, -1), p].
+    let a = Math.max(q, -1) + 1;
+    let b = p;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (after(start, list[mid], first)) b = mid;
+      else a = mid + 1;
+    }
+    p = a;
+    const tail = s - p;
+    budget -= tail;
+    if (budget < 0) return false;
+    for (let k = 0; k < tail; k++) scratch[k] = list[p + k];
+    // Merge the tail and the run into [p, e): the write position never passes the run's next.
+    let x = 0;
+    let y = s;
+    let w = p;
+    while (x < tail && y < e) {
+      if (after(start, list[y], scratch[x])) list[w++] = scratch[x++];
+      else list[w++] = list[y++];
+    }
+    while (x < tail) list[w++] = scratch[x++];
+    budget -= y - s;
+    if (budget < 0) return false;
+    s = e;
+  }
+  return true;
 }
 
 /** Events in the largest group of an index's offsets. */

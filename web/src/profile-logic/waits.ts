@@ -105,19 +105,28 @@ export function waitKinds(profile: Profile): Uint8Array {
   let joinStack: Uint8Array | null = null;
   const idleClass = new Map<number, boolean>();
   const type = e.type;
-  for (let i = 0; i < e.length; i++) {
-    const c = byCode[type[i]];
+  const n = e.length;
+  // Rows come in runs of one type (a thread's buffer): a run of a type of one kind is filled at once.
+  for (let i = 0; i < n; ) {
+    const ty = type[i];
+    let j = i + 1;
+    while (j < n && type[j] === ty) j++;
+    const c = byCode[ty];
     if (c !== SPLIT) {
-      out[i] = c;
-      continue;
-    }
+      if (c) out.fill(c, i, j);
+    } else for (let k = i; k < j; k++) out[k] = splitKind(k);
+    i = j;
+  }
+  return out;
+
+  /** The kind of event i of a type whose events differ by stack and subject. */
+  function splitKind(i: number): number {
     const s = e.stack[i];
     const subj = e.subject[i];
     if (profile.eventTypes[e.type[i]].kind === 'wait') {
       joinStack ??= stacksWith(profile, JOIN_FRAME);
       const onThread = subj >= 0 && profile.strings[subj] === 'java.lang.Thread';
-      out[i] = code(onThread || (s >= 0 && joinStack[s]) ? 'join' : 'wait');
-      continue;
+      return code(onThread || (s >= 0 && joinStack[s]) ? 'join' : 'wait');
     }
     idleStack ??= stacksWith(profile, IDLE_FRAME);
     let cls = false;
@@ -126,9 +135,8 @@ export function waitKinds(profile: Profile): Uint8Array {
       cls = known ?? IDLE_CLASS.test(profile.strings[subj]);
       if (known === undefined) idleClass.set(subj, cls);
     }
-    out[i] = code(cls || (s >= 0 && idleStack[s]) ? 'idle' : 'park');
+    return code(cls || (s >= 0 && idleStack[s]) ? 'idle' : 'park');
   }
-  return out;
 }
 
 export function waitKindOf(kinds: Uint8Array, i: IndexIntoEvents): WaitKind | null {

@@ -154,6 +154,35 @@ describe('density', () => {
     }
   });
 
+  it('indexes long groups whose buffers overlap deeply (each anywhere in time) as a comparator sort does', () => {
+    let seed = 23;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    // Buffers ascending within, each starting anywhere in the thread's time: merging each into
+    // what precedes it would move most of the list again and again, so the index sorts otherwise.
+    for (const [buffers, spread] of [[60, 1000], [300, 50], [9, 5000]] as const) {
+      const many: Ev[] = [];
+      for (let b = 0; b < buffers; b++) {
+        let t = rnd() * spread;
+        const len = Math.ceil(10_000 / buffers);
+        for (let k = 0; k < len; k++) {
+          many.push({ type: 0, t: Math.round(t), thread: b % 2, stack: null, duration: 1 });
+          t += rnd() * 3;
+        }
+      }
+      const q = buildProfile(types, threads, many);
+      const index = indexEvents(q);
+      for (const thread of [0, 1]) {
+        const expected = many
+          .map((e, i) => ({ e, i }))
+          .filter(({ e }) => e.thread === thread)
+          .map(({ i }) => i)
+          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+        expect(expected.length).toBeGreaterThan(4096);
+        expect(Array.from(eventsOf(index, 0, thread))).toEqual(expected);
+      }
+    }
+  });
+
   it('gallops to the same position a binary search finds', () => {
     const list = Int32Array.from([1, 2, 4, 0, 5, 7]);
     for (const t of [0, 1, 2, 3, 5, 8, 9.99, 10, 11]) {
