@@ -308,8 +308,8 @@ export function inSpan(tracks: SpanTracks, t: number, at: number): boolean {
 export interface Filtered {
   /** 1 where the event is of the type and passes thread, stack, exclude and state filters (made when first read). */
   readonly match: Uint8Array;
-  /** 1 where the event is of the selected type at all (matching or not). */
-  ofType: Uint8Array;
+  /** 1 where the event is of the selected type at all (matching or not; made when first read). */
+  readonly ofType: Uint8Array;
   /** Per thread row: 1 when the thread filter keeps it and it is not hidden. */
   threads: Uint8Array;
 }
@@ -563,7 +563,8 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
 /**
  * The filters and the running counts (running-counts.ts) in one pass over the type's lists, one per thread row
  * by start (the last: events with no thread): a thread the filters drop is skipped whole, and
- * each event is read once. `ofType` flags the type's events; `running` as for cumulate.
+ * each event is read once. `ofType` flags the type's events (or makes them, when first read:
+ * flagsOf); `running` as for cumulate.
  */
 export interface FilterPass {
   filtered: Filtered;
@@ -577,7 +578,7 @@ export interface FilterPass {
   noStack: boolean;
 }
 
-export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly Int32Array[], ofType: Uint8Array, running: Uint8Array | null): FilterPass {
+export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly Int32Array[], ofType: Uint8Array | (() => Uint8Array), running: Uint8Array | null): FilterPass {
   const threads = threadsMatching(profile, spec.thread, spec.hiddenThreads);
   const test = eventTest(profile, spec);
   const rows = profile.threads.length;
@@ -639,16 +640,21 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   });
   // Per-event flags only when asked (a click on the timeline): read off the running counts.
   // Every event of the type matches: the type's flags serve (shared, never written).
-  let match: Uint8Array | null = every ? ofType : null;
+  let flags = typeof ofType === 'function' ? null : ofType;
+  const typeFlags = () => (flags ??= (ofType as () => Uint8Array)());
+  let match: Uint8Array | null = null;
   const filtered: Filtered = {
     get match() {
+      if (!match && every) match = typeFlags();
       if (!match) {
         match = new Uint8Array(profile.events.length);
         for (const { list, match: m } of cums) for (let k = 0; k < list.length; k++) if (m[k + 1] > m[k]) match[list[k]] = 1;
       }
       return match;
     },
-    ofType,
+    get ofType() {
+      return typeFlags();
+    },
     threads,
   };
   return { filtered, cums, stack: filter, noStack: noStack === 1 };

@@ -108,7 +108,11 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const hidden = useMemo(() => new Set(JSON.parse(hiddenKey) as string[]), [hiddenKey]);
   const index = useMemo(() => indexEvents(profile), [profile]);
   const candidates = useMemo(() => eventsOfType(index, typeIndex), [index, typeIndex]);
-  const ofType = useMemo(() => flagsOf(profile.events.length, candidates), [profile, candidates]);
+  // The type's flags per event, made when first read (a click on a bar), then kept.
+  const ofType = useMemo(() => {
+    let flags: Uint8Array | null = null;
+    return () => (flags ??= flagsOf(profile.events.length, candidates));
+  }, [profile, candidates]);
   const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
   const states = useMemo(() => {
     const set = new Set<number>();

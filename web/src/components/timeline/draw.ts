@@ -286,7 +286,6 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     }
     // Interval bars: merged per pixel (a run of bars starting inside one pixel is skipped by a
     // galloping search), then one path per colour.
-    const { ofType } = filtered;
     const px = (vp[1] - vp[0]) / plotW;
     // One path per kind of wait (drawn in its colour; the selected type's bars stronger), one for
     // bars the filters drop.
@@ -334,7 +333,7 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
             continue;
           }
           const x1 = Math.min(L + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
-          const filteredOut = ofType[i] === 1 && !matches(i);
+          const filteredOut = e.type[i] === f.typeIndex && !matches(i);
           const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
           // Intervals that are not waits (method traces, spans) in their kind's colour, by type.
           let path: Path2D;

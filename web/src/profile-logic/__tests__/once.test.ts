@@ -86,6 +86,21 @@ describe('computed once per pick', () => {
     }
   });
 
+  it("makes the type's flags only when read, as the type column has them", () => {
+    const p = buildProfile(TYPES, ['a', 'b'], reads(500, 2, 3));
+    const index = indexEvents(p);
+    let made = 0;
+    const ofType = () => (made++, flagsOf(p.events.length, eventsOfType(index, 1)));
+    const spec = { type: 1, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>() };
+    const pass = filterLists(p, spec, typeLists(p, index, 1).parts, ofType, null);
+    expect(made).toBe(0);
+    const want = Array.from(p.events.type, (ty) => (ty === 1 ? 1 : 0));
+    // Every read matches: the match flags are the type's own.
+    expect(Array.from(pass.filtered.match)).toEqual(want);
+    expect(Array.from(pass.filtered.ofType)).toEqual(want);
+    expect(made).toBe(1);
+  });
+
   it("unions a list's waits, whole or filtered, as a sort of their spans does", () => {
     // Long enough lists (over a thousand) that whole tracks are kept once per list.
     const p = buildProfile(TYPES, ['a', 'b'], reads(3000, 2, 5));
