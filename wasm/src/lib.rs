@@ -320,6 +320,33 @@ impl Parser {
         }
     }
 
+    /// The one value every row since the last piece holds in event column `k` (numbered and
+    /// converted as [`Parser::event_column_at`] gives it), or none when two rows differ or
+    /// there are fewer than two: JS then sends that value instead of copying the column. Never
+    /// for the start and offset columns (1 and 10).
+    #[wasm_bindgen(js_name = eventColumnOne)]
+    pub fn event_column_one(&self, k: u32) -> Option<f64> {
+        fn one<T: Copy>(v: &[T], same: impl Fn(T, T) -> bool) -> Option<T> {
+            let (&first, rest) = v.split_first()?;
+            (!rest.is_empty() && rest.iter().all(|&x| same(x, first))).then_some(first)
+        }
+        let eq = |a: i32, b: i32| a == b;
+        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        let e = &self.rec.events;
+        match k {
+            0 => one(&e.ty, |a, b| a == b).map(|t| t.min(u16::MAX as u32) as f64),
+            2 => one(&e.duration_ns, |a, b| a == b).map(|d| ms(d) as f32 as f64),
+            3 => one(&e.thread, eq).map(f64::from),
+            4 => one(&e.stack, eq).map(f64::from),
+            5 => one(&e.weight, bits),
+            6 => one(&e.state, eq).map(f64::from),
+            7 => one(&e.subject, eq).map(f64::from),
+            8 => one(&e.value, bits),
+            9 => one(&e.peer, eq).map(f64::from),
+            _ => None,
+        }
+    }
+
     /// The first bin of the shape over time (seconds since the epoch; see [`Self::shape_samples`]).
     #[wasm_bindgen(js_name = shapeFirst)]
     pub fn shape_first(&self) -> f64 {

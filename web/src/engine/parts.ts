@@ -117,22 +117,6 @@ const EVENT_COLUMNS = [
 
 export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
 
-/** Columns whose rows all differ in practice (times, offsets): never checked for one value. */
-const NEVER_CONSTANT: ReadonlySet<EventColumn> = new Set(['eventStart', 'eventOffset']);
-
-/** Whether every value of `a` is `a[0]` (NaN equal to NaN); false when empty. */
-export function allSame(a: ArrayLike<number>): boolean {
-  const n = a.length;
-  if (n === 0) return false;
-  const v = a[0];
-  if (v !== v) {
-    for (let i = 1; i < n; i++) if (a[i] === a[i]) return false;
-    return true;
-  }
-  for (let i = 1; i < n; i++) if (a[i] !== v) return false;
-  return true;
-}
-
 /** The buffers of a piece's event columns, in EVENT_COLUMNS order (for `EventBuffers.give`). */
 export function eventBuffers(p: PartColumns): ArrayBuffer[] {
   return EVENT_COLUMNS.map(([k]) => p[k].buffer as ArrayBuffer);
@@ -169,14 +153,14 @@ export class EventBuffers {
     const out = {} as Record<string, ArrayBufferView>;
     const constant: Partial<Record<EventColumn, number>> = {};
     EVENT_COLUMNS.forEach(([name, T], k) => {
-      const at = p.eventColumnAt(k);
-      const from = new T(memory.buffer, at, n);
-      if (n > 1 && !NEVER_CONSTANT.has(name) && allSame(from)) {
-        constant[name] = from[0];
+      const one = n > 1 ? p.eventColumnOne(k) : undefined;
+      if (one !== undefined) {
+        constant[name] = one;
         out[name] = new T(0);
         this.constants++;
         return;
       }
+      const from = new T(memory.buffer, p.eventColumnAt(k), n);
       const bytes = n * T.BYTES_PER_ELEMENT;
       const free = this.free[k];
       const i = free.findIndex((b) => b.byteLength >= bytes);
@@ -226,6 +210,8 @@ export interface WasmParser {
   eventOffset(): Float64Array;
   /** Byte address in wasm memory of event column k (EVENT_COLUMNS) of the rows since the last piece. */
   eventColumnAt(k: number): number;
+  /** The one value all rows since the last piece hold in event column k (two rows or more), else undefined. */
+  eventColumnOne(k: number): number | undefined;
   describe(): string;
   shapeFirst(): number;
   shapeSamples(): Uint32Array;
