@@ -13,6 +13,7 @@ use crate::metadata::Prim;
 use crate::reader::{RawStr, Reader};
 use crate::Recording;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// Pool id → row. Writers number threads and stack traces densely from small ids, so those
 /// index a vector; larger ids (some writers use addresses) fall back to a hash map.
@@ -65,7 +66,7 @@ pub(crate) struct Resolver<'a> {
     frame_buf: Vec<u32>,
     /// Per class: for each field, 1 + its position in the name list the class is read with
     /// (0 for fields not asked for), so hot loops compare bytes, not names.
-    codes: Vec<Option<Box<[u8]>>>,
+    codes: Vec<Option<Rc<[u8]>>>,
     /// (method id, line, bci, frame type id) → frame row.
     frame_cache: FxHashMap<(u64, i32, i32, u64), u32>,
     /// (StackFrame class, whether it has the standard layout).
@@ -139,11 +140,12 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn codes(&mut self, chunk: &Chunk<'_>, class: usize, names: &[&str]) -> Box<[u8]> {
+    /// (Shared, not copied: a stack trace's codes are asked for once per stack.)
+    fn codes(&mut self, chunk: &Chunk<'_>, class: usize, names: &[&str]) -> Rc<[u8]> {
         if let Some(Some(c)) = self.codes.get(class) {
-            return c.clone();
+            return Rc::clone(c);
         }
-        let c: Box<[u8]> = chunk.md.classes[class]
+        let c: Rc<[u8]> = chunk.md.classes[class]
             .fields
             .iter()
             .map(|f| names.iter().position(|n| *n == f.name).map(|i| i as u8 + 1).unwrap_or(0))
