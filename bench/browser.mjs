@@ -3,7 +3,9 @@
 // the page's phase marks, the tab's peak JS heap and the peak memory of all Chromium processes
 // (workers included); then, once, the time from a filter keystroke to the redrawn flame graph,
 // frame times while zooming and panning the timeline, and, when the recording has deferred types,
-// the time to decode the largest when it is picked. Last, each performance goal beside its figure.
+// the time to decode the largest when it is picked (with its phases, and the CPU time of all
+// Chromium processes up to each phase, which a loaded machine disturbs less than the wall clock).
+// Last, each performance goal beside its figure.
 //   npm run build && node bench/browser.mjs [FILE | DIR | FILE FILE…]
 //   A folder (a JFR repository: tools/synth/synth.mjs day DIR) is given to "Open folder", several
 //   files to "Open recording" together; either opens as one recording. On 2 GiB or more, or
@@ -421,6 +423,10 @@ try {
       await pickCdp.send('Profiler.start');
     }
     const cpu0 = browserPid ? chromiumCpu(browserPid) : 0;
+    // The CPU time so far, now and then (wall clock ms, s): what the pick cost until each of its
+    // phases, however loaded the machine.
+    const cpuLog = [];
+    const cpuTimer = browserPid ? setInterval(() => cpuLog.push([Date.now(), chromiumCpu(browserPid) - cpu0]), 25) : null;
     const t2 = performance.now();
     await page.getByLabel('Event', { exact: true }).selectOption(name);
     await page.getByRole('status').filter({ hasText: 'Decoding' }).waitFor({ timeout: 60_000 });
@@ -434,6 +440,7 @@ try {
       .catch(() => false);
     const secs = (performance.now() - t2) / 1000;
     const cpuSecs = browserPid ? chromiumCpu(browserPid) - cpu0 : NaN;
+    if (cpuTimer) clearInterval(cpuTimer);
     if (pickCdp) {
       const { profile } = await pickCdp.send('Profiler.stop');
       mkdirSync(process.env.CPU_PROFILE, { recursive: true });
@@ -454,6 +461,15 @@ try {
         return all.filter((m) => m.startTime >= from).map((m) => [m.name.slice(9), m.startTime - from]);
       });
       console.log(`    phases (ms since the pick reached the engine): ${after.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`);
+      // CPU time of all Chromium processes from the pick to each phase (sampled every 25 ms).
+      const at = await page.evaluate(() => {
+        const all = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('jfrscope:'));
+        const from = all.findLast((m) => m.name === 'jfrscope:decode')?.startTime ?? 0;
+        return all.filter((m) => m.startTime >= from).map((m) => [m.name.slice(9), performance.timeOrigin + m.startTime]);
+      });
+      const cpuAt = (ms) => cpuLog.find(([t]) => t >= ms)?.[1];
+      const cpuPhases = at.map(([n, ms]) => [n, cpuAt(ms)]).filter(([, c]) => c !== undefined);
+      if (cpuPhases.length) console.log(`    CPU time of all Chromium processes from the pick to each phase (s, sampled every 25 ms): ${cpuPhases.map(([n, c]) => `${n} ${c.toFixed(2)}`).join(' · ')}`);
       const picked = await page.getByRole('status').textContent();
       console.log(`  ${picked}`);
       const rows = /of ([\d,]+)/.exec(picked ?? '')?.[1] ?? '?';
