@@ -372,113 +372,6 @@ export function mergeByStart(start: Float64Array, lists: Int32Array[]): Int32Arr
 }
 
 /**
- * mergeByStart, and the merged list's reach from the lists' own (`reaches[k]`: reachOf
- * lists[k]): along a run copied from one list, the reach is the larger of that list's reach and
- * the other's so far, read in order instead of each event's start and duration again.
- */
-export function mergeWithReach(start: Float64Array, lists: Int32Array[], reaches: Float64Array[]): { list: Int32Array; reach: Float64Array } {
-  let todo = lists.map((list, k) => ({ list, reach: reaches[k] })).filter((x) => x.list.length > 0);
-  if (todo.length === 0) return { list: new Int32Array(0), reach: new Float64Array(0) };
-  while (todo.length > 1) {
-    const next: { list: Int32Array; reach: Float64Array }[] = [];
-    for (let k = 0; k + 1 < todo.length; k += 2) next.push(mergeTwoWithReach(start, todo[k], todo[k + 1]));
-    if (todo.length % 2) next.push(todo[todo.length - 1]);
-    todo = next;
-  }
-  return todo[0];
-}
-
-function mergeTwoWithReach(
-  start: Float64Array,
-  x: { list: Int32Array; reach: Float64Array },
-  y: { list: Int32Array; reach: Float64Array },
-): { list: Int32Array; reach: Float64Array } {
-  const a = x.list;
-  const b = y.list;
-  const n = a.length + b.length;
-  const out = new Int32Array(n);
-  const reach = new Float64Array(n);
-  // Copies a[from, to) (whose reach is `ra`) to position o, the other list's reach so far `other`.
-  const copy = (l: Int32Array, ra: Float64Array, from: number, to: number, o: number, other: number) => {
-    copyRun(l, from, to, out, o);
-    for (let k = from; k < to; k++) {
-      const v = ra[k];
-      reach[o++] = v > other ? v : other;
-    }
-  };
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  while (i < a.length && j < b.length) {
-    const ri = runBefore(start, a, b[j], i);
-    copy(a, x.reach, i, ri, o, j > 0 ? y.reach[j - 1] : -Infinity);
-    o += ri - i;
-    i = ri;
-    if (i >= a.length) break;
-    const rj = runBefore(start, b, a[i], j);
-    copy(b, y.reach, j, rj, o, i > 0 ? x.reach[i - 1] : -Infinity);
-    o += rj - j;
-    j = rj;
-  }
-  if (i < a.length) copy(a, x.reach, i, a.length, o, j > 0 ? y.reach[j - 1] : -Infinity);
-  else if (j < b.length) copy(b, y.reach, j, b.length, o, i > 0 ? x.reach[i - 1] : -Infinity);
-  return { list: out, reach };
-}
-
-/** Positions in a block of a merged list whose reach is kept once (mergeBlocked). */
-export const REACH_BLOCK = 32;
-const REACH_SHIFT = 5;
-
-/**
- * Two time-sorted lists with their reach merged into one list, its reach kept only at the last
- * position of each block of REACH_BLOCK (blocks[c]: the running maximum of ends up to position
- * min(n, (c + 1) · REACH_BLOCK) - 1), read off the lists' own reach along the runs copied: a
- * thread's millions of reads merged with its parks cost the list's copy, not a reach per event.
- */
-export function mergeBlocked(
-  start: Float64Array,
-  x: Reach,
-  y: Reach,
-): { list: Int32Array; blocks: Float64Array } {
-  const a = x.list;
-  const b = y.list;
-  const n = a.length + b.length;
-  const out = new Int32Array(n);
-  const blocks = new Float64Array((n + REACH_BLOCK - 1) >> REACH_SHIFT);
-  // Copies l[from, to) (whose reach is `rl`) to position o, the other list's reach so far `other`.
-  const copy = (l: Int32Array, rl: Reach, from: number, to: number, o: number, other: number) => {
-    copyRun(l, from, to, out, o);
-    const end = o + (to - from);
-    // Each block's last position in [o, end), and the list's last.
-    for (let q = o | (REACH_BLOCK - 1); q < end; q += REACH_BLOCK) {
-      const v = reachAt(rl, from + q - o);
-      blocks[q >> REACH_SHIFT] = v > other ? v : other;
-    }
-    if (end === n && to > from) {
-      const v = reachAt(rl, to - 1);
-      blocks[(n - 1) >> REACH_SHIFT] = v > other ? v : other;
-    }
-  };
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  while (i < a.length && j < b.length) {
-    const ri = runBefore(start, a, b[j], i);
-    copy(a, x, i, ri, o, j > 0 ? reachAt(y, j - 1) : -Infinity);
-    o += ri - i;
-    i = ri;
-    if (i >= a.length) break;
-    const rj = runBefore(start, b, a[i], j);
-    copy(b, y, j, rj, o, i > 0 ? reachAt(x, i - 1) : -Infinity);
-    o += rj - j;
-    j = rj;
-  }
-  if (i < a.length) copy(a, x, i, a.length, o, j > 0 ? reachAt(y, j - 1) : -Infinity);
-  else if (j < b.length) copy(b, y, j, b.length, o, i > 0 ? reachAt(x, i - 1) : -Infinity);
-  return { list: out, blocks };
-}
-
-/**
  * src[from, to) to dst from position o: a short run by a loop (a view of the run per copy costs
  * more than the copy when lists interleave every few dozen events), a long one by set.
  */
@@ -488,12 +381,12 @@ function copyRun(src: Int32Array, from: number, to: number, dst: Int32Array, o: 
 }
 
 /** Whether event x comes after event y in time order (ties by index). */
-function after(start: Float64Array, x: number, y: number): boolean {
+export function after(start: Float64Array, x: number, y: number): boolean {
   return start[x] > start[y] || (start[x] === start[y] && x > y);
 }
 
 /** First position from `from` in `list` (sorted) whose event comes after event `y`: by galloping. */
-function runBefore(start: Float64Array, list: Int32Array, y: number, from: number): number {
+export function runBefore(start: Float64Array, list: Int32Array, y: number, from: number): number {
   if (from >= list.length || after(start, list[from], y)) return from;
   // list[lo] does not come after y; find hi that does (or the end), doubling the step.
   let lo = from;
@@ -635,14 +528,6 @@ export function reachAt(r: Reach, k: number): number {
   if (r.every) return r.every[k];
   const i = r.list[k];
   return r.start[i] + r.duration[i];
-}
-
-/** The reach at every position, in an array (for short lists: a merge of a thread's few). */
-export function reachArray(r: Reach): Float64Array {
-  if (r.every) return r.every;
-  const out = new Float64Array(r.list.length);
-  for (let k = 0; k < out.length; k++) out[k] = reachAt(r, k);
-  return out;
 }
 
 /** First position whose reach passes `t`: no earlier event reaches past `t`. */

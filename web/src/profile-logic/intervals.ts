@@ -3,7 +3,7 @@
  * by start, with a running maximum of their ends so the first bar reaching into a window is found
  * by binary search; and the GC marks.
  */
-import { eventsOf, firstAtOrAfter, firstPast, firstReachingPast, gallopAtOrAfter, keptReach, mergeBlocked, mergeByStart, mergeWithReach, reachArray, reachAt, reachOf, REACH_BLOCK, type Reach, type ThreadIndex } from './event-index';
+import { after, eventsOf, firstAtOrAfter, firstPast, gallopAtOrAfter, keptReach, mergeByStart, reachAt, reachOf, runBefore, type Reach, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 
@@ -29,23 +29,16 @@ export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
 }
 
 /**
- * Interval events (lock, park, sleep, I/O with a duration) per thread, by start, with reach.
- * A thread with one type's intervals shares that list and its reach (event-index.ts reachOf);
- * one with several keeps their merged list and its reach once per block of REACH_BLOCK, the
- * rest read off the events in the block (intervalReach).
+ * Interval events (lock, park, sleep, I/O with a duration) per thread: each type's list by start
+ * with its reach (event-index.ts reachOf, shared with the type's own view), walked in their merged
+ * order (IntervalWalk) rather than merged: a thread's millions of reads and its parks cost no
+ * merged copy.
  */
 export interface Intervals {
-  byThread: Int32Array[];
-  /** Per thread with one type's intervals: their list's reach (else null). */
-  reach: (Reach | null)[];
-  /**
-   * Per thread with several: the running maximum of ends along the merged list at the last
-   * position of each block of REACH_BLOCK (else null).
-   */
-  blocks: (Float64Array | null)[];
+  /** Per thread: the reach of each of its interval types' lists (events with a duration). */
+  parts: Reach[][];
   /** The event types with bars on some thread. */
   types: IndexIntoEventTypes[];
-  /** The events' start and duration columns (the blocks' ends are read off them). */
   start: Float64Array;
   duration: Profile['events']['duration'];
 }
@@ -53,66 +46,130 @@ export interface Intervals {
 export function intervals(profile: Profile, index: ThreadIndex): Intervals {
   const { start, duration } = profile.events;
   const ivTypes = profile.eventTypes.flatMap((t, ty) => (KINDS[t.kind].interval ? [ty] : []));
-  const byThread: Int32Array[] = [];
-  const reach: (Reach | null)[] = [];
-  const blocks: (Float64Array | null)[] = [];
+  const parts: Reach[][] = [];
   const drawn = new Set<number>();
   for (let t = 0; t < profile.threads.length; t++) {
-    const lists = ivTypes.map((ty) => {
+    const mine: Reach[] = [];
+    for (const ty of ivTypes) {
       const l = withDuration(profile, eventsOf(index, ty, t));
-      if (l.length) drawn.add(ty);
-      return l;
-    });
-    // One list (most threads): its reach, kept once per list. Several: the longest merged with
-    // the others (merged first, each pair with its reach: they are fewer), the reach in blocks.
-    const some = lists.filter((l) => l.length > 0).sort((a, b) => b.length - a.length);
-    if (some.length <= 1) {
-      const list = some[0] ?? new Int32Array(0);
-      byThread.push(list);
-      reach.push(reachOf(profile, list));
-      blocks.push(null);
-      continue;
+      if (l.length === 0) continue;
+      drawn.add(ty);
+      mine.push(reachOf(profile, l));
     }
-    const rest = some.slice(1);
-    const others: Reach =
-      rest.length === 1
-        ? reachOf(profile, rest[0])
-        : (({ list, reach: every }) => ({ list, every, disjoint: false, cum: null, start, duration }))(mergeWithReach(start, rest, rest.map((l) => reachArray(reachOf(profile, l)))));
-    const merged = mergeBlocked(start, reachOf(profile, some[0]), others);
-    byThread.push(merged.list);
-    reach.push(null);
-    blocks.push(merged.blocks);
+    parts.push(mine);
   }
-  return { byThread, reach, blocks, types: [...drawn].sort((a, b) => a - b), start, duration };
+  return { parts, types: [...drawn].sort((a, b) => a - b), start, duration };
 }
 
-/** The running maximum of ends along thread `thread`'s interval list, at position k. */
-export function intervalReach(iv: Intervals, thread: number, k: number): number {
-  const r = iv.blocks[thread];
-  if (!r) return reachAt(iv.reach[thread]!, k);
-  const list = iv.byThread[thread];
-  const c = (k / REACH_BLOCK) | 0;
-  if ((k & (REACH_BLOCK - 1)) === REACH_BLOCK - 1 || k === list.length - 1) return r[c];
-  const { start, duration } = iv;
-  let max = c > 0 ? r[c - 1] : -Infinity;
-  for (let j = c * REACH_BLOCK; j <= k; j++) {
-    const end = start[list[j]] + duration[list[j]];
-    if (end > max) max = end;
-  }
-  return max;
-}
+/**
+ * A walk over a thread's interval events in time order (start, ties by index), as one list merged
+ * from its types' lists would give them, from the first event that reaches past a time (an
+ * earlier one of its list, or of another, may still have started before it).
+ */
+export class IntervalWalk {
+  private readonly lists: Int32Array[];
+  private readonly reaches: Reach[];
+  /** Per list: the position of its next event. */
+  private readonly pos: Int32Array;
+  /** Per list: how many events the last skip passed (where the next skip looks first). */
+  private readonly run: Int32Array;
+  private readonly start: Float64Array;
+  /** The list holding the current event (-1: the walk is over). */
+  private at = -1;
+  /** The running maximum of ends over every event passed by the last skip and before. */
+  reach = -Infinity;
 
-/** First position in thread `t`'s interval list whose interval (or an earlier one) ends after `t0`. */
-export function firstReaching(iv: Intervals, thread: number, t0: number): number {
-  const r = iv.blocks[thread];
-  if (!r) return firstPast(iv.reach[thread]!, t0);
-  // The first block reaching past t0, then its first event ending after t0 (none before it did).
-  const c = firstReachingPast(r, t0);
-  const list = iv.byThread[thread];
-  const { start, duration } = iv;
-  const to = Math.min(list.length, (c + 1) * REACH_BLOCK);
-  for (let j = c * REACH_BLOCK; j < to; j++) if (start[list[j]] + duration[list[j]] > t0) return j;
-  return list.length;
+  constructor(iv: Intervals, thread: number, from: number) {
+    this.reaches = iv.parts[thread] ?? [];
+    this.lists = this.reaches.map((r) => r.list);
+    this.start = iv.start;
+    const n = this.lists.length;
+    this.pos = new Int32Array(n);
+    this.run = new Int32Array(n).fill(1);
+    // Each list's first event ending after `from`; the earliest of those is the walk's first, and
+    // every other list resumes at its first event after that one.
+    let first = -1;
+    for (let p = 0; p < n; p++) {
+      this.pos[p] = firstPast(this.reaches[p], from);
+      const k = this.pos[p];
+      if (k < this.lists[p].length && (first < 0 || after(this.start, this.lists[first][this.pos[first]], this.lists[p][k]))) first = p;
+    }
+    if (first < 0) return;
+    const e = this.lists[first][this.pos[first]];
+    for (let p = 0; p < n; p++) if (p !== first) this.pos[p] = runBefore(this.start, this.lists[p], e, 0);
+    this.at = first;
+  }
+
+  /** The current event, -1 when the walk is over. */
+  event(): number {
+    return this.at < 0 ? -1 : this.lists[this.at][this.pos[this.at]];
+  }
+
+  private choose(): void {
+    const { lists, pos, start } = this;
+    let best = -1;
+    for (let p = 0; p < lists.length; p++) {
+      if (pos[p] >= lists[p].length) continue;
+      if (best < 0 || after(start, lists[best][pos[best]], lists[p][pos[p]])) best = p;
+    }
+    this.at = best;
+  }
+
+  /** On to the next event. */
+  step(): void {
+    if (this.at < 0) return;
+    this.pos[this.at]++;
+    this.choose();
+  }
+
+  /**
+   * On past the current event and every event starting before `t`; returns how many were passed,
+   * and sets `reach`: the running maximum of ends up to the last one passed.
+   */
+  skipBefore(t: number): number {
+    if (this.at < 0) return 0;
+    const { lists, pos, run, start } = this;
+    let passed = 0;
+    let reach = -Infinity;
+    for (let p = 0; p < lists.length; p++) {
+      const from = p === this.at ? pos[p] + 1 : pos[p];
+      const next = from < lists[p].length && start[lists[p][from]] < t ? seekAtOrAfter(start, lists[p], t, from, pos[p] + run[p]) : from;
+      if (next > pos[p]) run[p] = next - pos[p];
+      passed += next - pos[p];
+      pos[p] = next;
+      if (next > 0) {
+        const r = reachAt(this.reaches[p], next - 1);
+        if (r > reach) reach = r;
+      }
+    }
+    this.reach = reach;
+    this.choose();
+    return passed;
+  }
+
+  /**
+   * Whether one of the (at most `most`) events after the current one that start before `t`
+   * (those the next skipBefore(t) passes), met in time order, passes `test`.
+   */
+  someAhead(t: number, most: number, test: (i: number) => boolean): boolean {
+    if (this.at < 0) return false;
+    const { lists, start } = this;
+    const pos = Int32Array.from(this.pos);
+    pos[this.at]++;
+    for (let seen = 0; seen < most; seen++) {
+      let best = -1;
+      for (let p = 0; p < lists.length; p++) {
+        if (pos[p] >= lists[p].length) continue;
+        if (best < 0 || after(start, lists[best][pos[best]], lists[p][pos[p]])) best = p;
+      }
+      if (best < 0) return false;
+      const i = lists[best][pos[best]];
+      if (!(start[i] < t)) return false;
+      if (test(i)) return true;
+      pos[best]++;
+    }
+    return false;
+  }
 }
 
 /**

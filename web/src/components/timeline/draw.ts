@@ -6,7 +6,7 @@
 import type { Profile } from '../../columns/profile';
 import type { Filtered } from '../../profile-logic/filters';
 import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
-import { firstReaching, intervalReach, seekAtOrAfter, type Intervals } from '../../profile-logic/intervals';
+import { IntervalWalk, type Intervals } from '../../profile-logic/intervals';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
 import { elideMiddle, visibleName } from '../../profile-logic/names';
@@ -296,15 +296,13 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
     for (let li = first; li < last; li++) {
       const y = li * LANE_H - scrollTop + BAR_TOP;
       for (const t of lanes[li].threads) {
-        const list = intervals.byThread[t];
         // Whether a pin can win a pixel here: only a thread with pins shown looks for one.
         const mayPin = pinnedCode > 0 && !hiddenCode[pinnedCode - 1] && (f.waits.pinned[t]?.length ?? 0) > 0;
-        let k = firstReaching(intervals, t, vp[0]);
+        // The thread's intervals of every type in time order, from the first reaching into the window.
+        const walk = new IntervalWalk(intervals, t, vp[0]);
         let runPath: Path2D | null = null;
         let runX0 = 0;
         let runX1 = -1;
-        // Events the last pixel merged: where the next pixel's end is looked for first.
-        let run = 1;
         // The thread's events of the selected type, and how far along them the bars have come.
         const typeCum = f.typeCums?.[t];
         let at = 0;
@@ -314,24 +312,18 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
           at = r.next;
           return r.matches ?? filtered.match[i] === 1;
         };
-        while (k < list.length) {
-          const i = list[k];
+        for (let i = walk.event(); i >= 0; i = walk.event()) {
           const t0 = e.start[i];
           if (t0 > vp[1]) break;
           const x0 = Math.max(L, Math.floor(xOf(t0)));
           let end = t0 + e.duration[i];
-          // Everything starting within the next pixel is drawn as part of this bar.
-          const next = seekAtOrAfter(e.start, list, t0 + px, k + 1, k + run);
-          run = next - k;
-          if (next > k + 1) end = Math.max(end, intervalReach(intervals, t, next - 1));
           let code = kinds[i];
           // A pinned virtual thread's pin starts with the sleep or park it holds: the pin wins
           // the pixel (looked for among the first events merged into it).
-          if (mayPin) for (let j = k + 1; j < next && j < k + 64 && code !== pinnedCode; j++) if (kinds[list[j]] === pinnedCode) code = pinnedCode;
-          if (code > 0 && hiddenCode[code - 1]) {
-            k = next;
-            continue;
-          }
+          if (mayPin && code !== pinnedCode && walk.someAhead(t0 + px, 63, (j) => kinds[j] === pinnedCode)) code = pinnedCode;
+          // Everything starting within the next pixel is drawn as part of this bar.
+          if (walk.skipBefore(t0 + px) > 1) end = Math.max(end, walk.reach);
+          if (code > 0 && hiddenCode[code - 1]) continue;
           const x1 = Math.min(L + plotW, Math.max(x0 + 1, Math.ceil(xOf(end))));
           const filteredOut = e.type[i] === f.typeIndex && !matches(i);
           const slot = code * 2 + (e.type[i] === f.typeIndex ? 1 : 0);
@@ -350,7 +342,6 @@ export function drawLanes(g: CanvasRenderingContext2D, f: LanesInput, pool: Pixe
             runX0 = x0;
             runX1 = x1;
           }
-          k = next;
         }
         if (runPath) runPath.rect(runX0, y, runX1 - runX0, BAR_H);
       }

@@ -4,7 +4,7 @@
  */
 import type { Profile } from '../../columns/profile';
 import { firstAtOrAfter } from '../../profile-logic/event-index';
-import { firstReaching, type Intervals } from '../../profile-logic/intervals';
+import { IntervalWalk, type Intervals } from '../../profile-logic/intervals';
 import type { Lane } from '../../profile-logic/lanes';
 import { BAR_TOP } from './geometry';
 
@@ -27,9 +27,8 @@ export function eventAt({ profile, lane, inLane, t, tol, intervals, byThread }: 
   let bestD = Infinity;
   if (inLane >= BAR_TOP - 2) {
     for (const th of lane.threads) {
-      const list = intervals.byThread[th];
-      for (let k = firstReaching(intervals, th, t - tol); k < list.length; k++) {
-        const i = list[k];
+      const walk = new IntervalWalk(intervals, th, t - tol);
+      for (let i = walk.event(); i >= 0; walk.step(), i = walk.event()) {
         if (e.start[i] > t + tol) break;
         const d = t < e.start[i] ? e.start[i] - t : Math.max(0, t - e.start[i] - e.duration[i]);
         if (d <= tol && d < bestD) {

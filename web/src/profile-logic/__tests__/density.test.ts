@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf, eventsOfType, firstAtOrAfter, gallopAtOrAfter, indexEvents, mergeByStart, sortByStart, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { firstReaching, gcEvents, intervalReach, intervals, seekAtOrAfter } from '../intervals';
+import { gcEvents, IntervalWalk, intervals, seekAtOrAfter } from '../intervals';
+import { walked } from './walk';
 import { addToPixels as addColumns, histogramOf, newPixelCounts as newColumns } from '../pixel-columns';
 import { countInRange, selectInRanges, weightsInRange } from '../ranges';
 import { runningStates } from '../running-counts';
@@ -315,7 +316,7 @@ describe('density', () => {
     expect(gc).toEqual(many.flatMap((e, i) => (e.type === 2 ? [i] : [])).sort(byStart));
     const iv = intervals(q, x);
     expect(iv.types).toEqual([1]);
-    expect(Array.from(iv.byThread[0])).toEqual(many.flatMap((e, i) => (e.type === 1 && e.thread === 0 ? [i] : [])).sort(byStart));
+    expect(walked(iv, 0)).toEqual(many.flatMap((e, i) => (e.type === 1 && e.thread === 0 ? [i] : [])).sort(byStart));
   });
 
   it('filters and counts in one pass as filterEvents then cumulate do, whatever the filters', () => {
@@ -415,13 +416,18 @@ describe('density', () => {
 
   it('finds intervals reaching into a window, including long ones that started before it', () => {
     const iv = intervals(p, idx);
-    expect(Array.from(iv.byThread[1])).toEqual([3, 6, 8]);
-    expect([0, 1, 2].map((k) => intervalReach(iv, 1, k))).toEqual([43, 43, 61]);
-    expect(firstReaching(iv, 1, 50)).toBe(2);
+    expect(walked(iv, 1)).toEqual([3, 6, 8]);
+    // Passing the first two, the ends' maximum is the first's; all three, the last's.
+    const w = new IntervalWalk(iv, 1, -Infinity);
+    expect(w.skipBefore(p.events.start[8])).toBe(2);
+    expect(w.reach).toBe(43);
+    expect(w.skipBefore(Infinity)).toBe(1);
+    expect(w.reach).toBe(61);
+    expect(walked(iv, 1, 50)).toEqual([8]);
     expect(intervalsIn(p, iv, 1, 20, 30)).toEqual([3]);
     expect(intervalsIn(p, iv, 1, 11, 13)).toEqual([3, 6]);
     expect(intervalsIn(p, iv, 1, 44, 59)).toEqual([]);
-    expect(iv.byThread[0]).toHaveLength(0);
+    expect(walked(iv, 0)).toHaveLength(0);
     expect(iv.types).toEqual([1]);
   });
 });

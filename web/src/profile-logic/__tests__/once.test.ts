@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { matchTracks, medianAtLeast } from '../activity';
 import { eventsOf, eventsOfType, indexEvents, reachAt, reachOf, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
-import { firstReaching, intervalReach, intervals } from '../intervals';
+import { intervals } from '../intervals';
+import { checkWalk } from './walk';
 import { spanCum, spanEnd, spanStart, trackOf, waitKinds, waitTracks } from '../waits';
 import { buildProfile, type Ev } from './build';
 
@@ -40,12 +41,6 @@ function reads(n: number, threads: number, seed: number): Ev[] {
     evs.push({ type: 0, t: at / 2, thread: t, stack: 'run;cpu' });
   }
   return evs;
-}
-
-/** The first position of a running maximum above t0 (its length when none), by a scan. */
-function firstPast(reach: number[], t0: number): number {
-  const k = reach.findIndex((r) => r > t0);
-  return k < 0 ? reach.length : k;
 }
 
 /** The union of the spans (start, end) of events `ids`, by sorting: the reference. */
@@ -162,18 +157,12 @@ describe('computed once per pick', () => {
       const expected: number[] = [];
       for (let i = 0; i < p.events.length; i++) if (p.events.thread[i] === t && p.events.type[i] !== 0 && duration[i] > 0) expected.push(i);
       expected.sort((x, y) => start[x] - start[y] || x - y);
-      expect(Array.from(iv.byThread[t])).toEqual(expected);
-      let max = -Infinity;
-      const reach = expected.map((i, k) => {
-        max = Math.max(max, start[i] + duration[i]);
-        expect(intervalReach(iv, t, k)).toBe(max);
-        return max;
-      });
-      // The first bar reaching past a time: the first position whose running maximum passes it.
-      for (const t0 of [-1, 0, 3.5, 100, 250.25, 499, 10_000]) expect(firstReaching(iv, t, t0)).toBe(firstPast(reach, t0));
+      checkWalk(p, iv, t, expected, [-1, 0, 3.5, 100, 250.25, 499, 10_000]);
     }
     expect(iv.types).toEqual([1, 2]);
-    expect(iv.reach[2]).toBe(reachOf(p, eventsOf(index, 1, 2)));
+    // A thread of one type's intervals: that list and its reach, the type's own.
+    expect(iv.parts[2]).toEqual([reachOf(p, eventsOf(index, 1, 2))]);
+    expect(iv.parts[2][0]).toBe(reachOf(p, eventsOf(index, 1, 2)));
   });
 
   it('computes a reach again for a profile whose columns differ, even over an equal list', () => {

@@ -5,7 +5,7 @@
 import type { IndexIntoEvents, Profile } from '../../columns/profile';
 import { eventsOf, type ThreadIndex } from '../event-index';
 import { eventTest, passes, threadsMatching, type FilterSpec, type Filtered } from '../filters';
-import { firstReaching, type Intervals } from '../intervals';
+import type { Intervals } from '../intervals';
 import { eventWeight, type WeightMode } from '../kinds';
 import type { Histogram } from '../pixel-columns';
 import type { Cumulative } from '../running-counts';
@@ -97,9 +97,16 @@ export function cumulate(profile: Profile, list: Int32Array, match: Uint8Array, 
 /** The events (indexes) of thread `t`'s intervals overlapping [from, to], in start order. */
 export function intervalsIn(profile: Profile, iv: Intervals, thread: number, from: number, to: number): IndexIntoEvents[] {
   const e = profile.events;
-  const list = iv.byThread[thread];
+  // The thread's events of the types with bars that last, sorted; from the first whose running
+  // maximum of ends passes `from`.
+  const list: number[] = [];
+  for (let i = 0; i < e.length; i++) if (e.thread[i] === thread && iv.types.includes(e.type[i]) && e.duration[i] > 0) list.push(i);
+  list.sort((a, b) => e.start[a] - e.start[b] || a - b);
+  let max = -Infinity;
+  let k = 0;
+  while (k < list.length && !((max = Math.max(max, e.start[list[k]] + e.duration[list[k]])) > from)) k++;
   const out: number[] = [];
-  for (let k = firstReaching(iv, thread, from); k < list.length; k++) {
+  for (; k < list.length; k++) {
     const i = list[k];
     if (e.start[i] > to) break;
     if (e.start[i] + e.duration[i] >= from) out.push(i);

@@ -14,6 +14,7 @@ import { intervals } from '../intervals';
 import { buildLanes } from '../lanes';
 import { covered, waitKinds, waitTracks } from '../waits';
 import { carrierText, pinnedByThread } from '../virtual';
+import { walked } from './walk';
 
 const root = resolve(__dirname, '../../../..');
 const profile = decodeInNode(new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk25-virtual.jfr'))));
@@ -75,13 +76,13 @@ describe('virtual threads', () => {
     const iv = intervals(profile, index);
     const ty = profile.eventTypes.findIndex((x) => x.name === 'jdk.MethodTrace');
     const tracer = [...Array(profile.threads.length).keys()].find((x) => name(x) === 'tracer')!;
-    const bars = [...iv.byThread[tracer]].filter((i) => profile.events.type[i] === ty);
+    const bars = walked(iv, tracer).filter((i) => profile.events.type[i] === ty);
     expect(bars).toHaveLength(Number(n));
     expect(new Set(bars.map((i) => profile.strings[profile.events.subject[i]]))).toEqual(new Set([method]));
     const ms = bars.reduce((s, i) => s + profile.events.duration[i], 0);
     expect(Math.abs(ms - Number(ns) / 1e6)).toBeLessThan(Number(n) * 1e-3);
     // No other thread traced it.
-    for (let t = 0; t < profile.threads.length; t++) if (t !== tracer) expect([...iv.byThread[t]].some((i) => profile.events.type[i] === ty)).toBe(false);
+    for (let t = 0; t < profile.threads.length; t++) if (t !== tracer) expect(walked(iv, t).some((i) => profile.events.type[i] === ty)).toBe(false);
   });
 
   it('names the carrier the JDK read at each pinned moment, and says when none is recorded', () => {
