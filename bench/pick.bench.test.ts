@@ -5,12 +5,16 @@
  * largest deferred type (or PICK) is loaded, and each step of what the page does until the view
  * shows is timed, wall clock and CPU time (which a loaded machine disturbs less): the round
  * (decode, merge, profile), then the view's derived data of the type (selectors/derive.ts), one
- * function at a time.
+ * function at a time. The round's CPU time is split into its parts: the wasm decoding, the copy of
+ * each piece's columns out of wasm memory, and the merge into the page's columns.
  *   JFRSCOPE_BENCH=1 FILE=fixtures/large/large.jfr [EVENT=type] [PICK=type] npx vitest run bench/pick.bench.test.ts
  */
 import { readFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { sessionInNode } from '../web/src/engine/node';
+import { Merger } from '../web/src/engine/merge';
+import { EventBuffers } from '../web/src/engine/parts';
+import { Parser } from '../web/src/engine/pkg/jfrscope_wasm.js';
 import { callNodes } from '../web/src/profile-logic/callnodes';
 import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
@@ -39,9 +43,31 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
     return r;
   };
   const marks: [string, number][] = [];
+  // CPU time inside the round's parts (each call timed; the parts take turns on this thread).
+  const parts: [string, object, string][] = [
+    ['wasm decoding', Parser.prototype, 'rowsChunks'],
+    ['copied out of wasm', EventBuffers.prototype, 'read'],
+    ['merged', Merger.prototype, 'add'],
+  ];
+  const spent = parts.map(() => 0);
+  const originals = parts.map(([, proto, fn]) => (proto as Record<string, (...a: unknown[]) => unknown>)[fn]);
+  parts.forEach(([, proto, fn], k) => {
+    (proto as Record<string, unknown>)[fn] = function (this: unknown, ...a: unknown[]) {
+      const c = process.cpuUsage();
+      try {
+        return originals[k].apply(this, a);
+      } finally {
+        const d = process.cpuUsage(c);
+        spent[k] += (d.user + d.system) / 1000;
+      }
+    };
+  });
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const p = await s.load([name], () => {});
   const roundMs = performance.now() - t0;
+  const roundCpu = process.cpuUsage(c0);
+  parts.forEach(([, proto, fn], k) => ((proto as Record<string, unknown>)[fn] = originals[k]));
   for (const m of performance.getEntriesByType('mark')) if (m.startTime >= t0 && m.name.startsWith('jfrscope:')) marks.push([m.name.slice(9), m.startTime - t0]);
   const ty = p.eventTypes.findIndex((t) => t.name === name);
   const t1 = performance.now();
@@ -70,6 +96,7 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
     [
       `${file}: picked ${name} (${lists.total.toLocaleString('en-US')} rows of ${p.events.length.toLocaleString('en-US')})`,
       `  round ${roundMs.toFixed(0)} ms: ${marks.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`,
+      `  round CPU ${((roundCpu.user + roundCpu.system) / 1000).toFixed(0)} ms: ${parts.map(([what], k) => `${what} ${spent[k].toFixed(0)}`).join(' · ')}`,
       `  derived data ${derivedMs.toFixed(0)} ms:`,
       ...lines,
       `  pick → derived data: ${(roundMs + derivedMs).toFixed(0)} ms`,
