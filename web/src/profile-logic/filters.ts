@@ -314,6 +314,30 @@ export interface Filtered {
   threads: Uint8Array;
 }
 
+/**
+ * The thread states (string indexes) the events of `type` hold, `candidates` being them: read
+ * through the candidates when they are few; when they are most of the rows, along the columns in
+ * order (a gather of millions costs more than a scan).
+ */
+export function typeStates(profile: Profile, type: IndexIntoEventTypes, candidates: Int32Array): number[] {
+  const { type: types, state, length: n } = profile.events;
+  const seen = new Set<number>();
+  let last = -1;
+  if (candidates.length * 4 < n) {
+    for (let k = 0; k < candidates.length; k++) {
+      const s = state[candidates[k]];
+      if (s >= 0 && s !== last) seen.add((last = s));
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (types[i] !== type) continue;
+      const s = state[i];
+      if (s >= 0 && s !== last) seen.add((last = s));
+    }
+  }
+  return [...seen];
+}
+
 /** 1 at each of `candidates` (the events of one type). */
 export function flagsOf(length: number, candidates: Int32Array): Uint8Array {
   const out = new Uint8Array(length);

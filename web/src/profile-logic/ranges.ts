@@ -119,6 +119,11 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
       const i = list[k];
       if (m[k + 1] !== m[k] && reachesIn(profile, i, range!)) add(stackSlot(stack[i], n), weightIn(profile, i, mode, range));
     }
+    // Every event inside matches and keeps its weight whole (no duration to clip): the plain sum.
+    if (m[hi] - m[mid] === hi - mid && !(byDuration && range)) {
+      addEvery(list, mid, hi, stack, byWeight ? weight : byDuration ? duration : null, n, out, slots);
+      continue;
+    }
     // Inside the range: a duration is clipped only at the range's end (as durationIn reckons it).
     const end = range ? range[1] : Infinity;
     const start = profile.events.start;
@@ -134,6 +139,23 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
     }
   }
   return withSlots(out, Int32Array.from(slots));
+}
+
+/**
+ * Adds each event of list[from, to)'s weight (`values[i]`, 1 without) to its stack's slot of
+ * `out`, noting in `slots` each slot that gains its first weight: the loop of a pick's millions
+ * of events, with nothing to test per event.
+ */
+function addEvery(list: Int32Array, from: number, to: number, stack: Int32Array, values: Float64Array | Float32Array | null, n: number, out: Float64Array, slots: number[]): void {
+  for (let k = from; k < to; k++) {
+    const i = list[k];
+    const s = stack[i];
+    const slot = s >= 0 ? s : stackSlot(s, n);
+    const before = out[slot];
+    const after = before + (values ? values[i] : 1);
+    out[slot] = after;
+    if (before === 0 && after > 0) slots.push(slot);
+  }
 }
 
 /**

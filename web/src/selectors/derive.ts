@@ -12,7 +12,7 @@ import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalO
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, keptByEntry, prepareStackFilters, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, keptByEntry, prepareStackFilters, typeStates, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
@@ -114,12 +114,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     return () => (flags ??= flagsOf(profile.events.length, candidates));
   }, [profile, candidates]);
   const lists = useMemo(() => typeLists(profile, index, typeIndex), [profile, index, typeIndex]);
-  const states = useMemo(() => {
-    const set = new Set<number>();
-    const state = profile.events.state;
-    for (let k = 0; k < candidates.length; k++) if (state[candidates[k]] >= 0) set.add(state[candidates[k]]);
-    return [...set].map((x) => profile.strings[x]).sort();
-  }, [profile, candidates]);
+  const states = useMemo(() => typeStates(profile, typeIndex, candidates).map((x) => profile.strings[x]).sort(), [profile, typeIndex, candidates]);
   const hasSubjects = useMemo(() => candidates.some((i) => profile.events.subject[i] >= 0), [profile, candidates]);
   // Running-state counts only where the type has states to tell apart.
   const running = useMemo(() => (states.length > 0 ? runningStates(profile) : null), [profile, states]);

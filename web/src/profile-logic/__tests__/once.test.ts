@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchTracks, medianAtLeast } from '../activity';
 import { eventsOf, eventsOfType, indexEvents, reachAt, reachOf, typeLists } from '../event-index';
-import { filterLists, flagsOf } from '../filters';
+import { filterLists, flagsOf, typeStates } from '../filters';
 import { intervals } from '../intervals';
 import { checkWalk } from './walk';
 import { spanCum, spanEnd, spanStart, trackOf, waitKinds, waitTracks } from '../waits';
@@ -77,6 +77,25 @@ describe('computed once per pick', () => {
           const expected = matching.length > 0 && matching[matching.length >> 1] >= bound;
           expect(medianAtLeast(p, cums, bound)).toBe(expected);
         }
+      }
+    }
+  });
+
+  it('lists the thread states of a type, few of its rows or most of them, as its events hold them', () => {
+    const rnd = random(5);
+    const STATES = ['STATE_RUNNABLE', 'STATE_SLEEPING', 'STATE_IN_NATIVE', 'STATE_PARKED'];
+    // Samples with states (a few, or most rows), reads with none, in runs as buffers write them.
+    for (const samples of [50, 6000]) {
+      const evs: Ev[] = [];
+      for (let k = 0; k < samples + 2000; k++) {
+        const sample = k < samples ? rnd() < 0.9 : rnd() < 0.05;
+        evs.push(sample ? { type: 0, t: k, thread: k % 2, stack: 'run;cpu', state: rnd() < 0.97 ? STATES[k % 2] : STATES[2 + (k % 2)] } : { type: 1, t: k, thread: k % 2, stack: 'run;read', duration: 1 });
+      }
+      const p = buildProfile(TYPES, ['a', 'b'], evs);
+      const index = indexEvents(p);
+      for (const ty of [0, 1]) {
+        const want = [...new Set(evs.filter((e) => e.type === ty && e.state).map((e) => e.state!))].sort();
+        expect(typeStates(p, ty, eventsOfType(index, ty)).map((x) => p.strings[x]).sort(), `${samples} ${ty}`).toEqual(want);
       }
     }
   });
