@@ -18,7 +18,7 @@ import { Parser } from '../web/src/engine/pkg/jfrscope_wasm.js';
 import { callNodes } from '../web/src/profile-logic/callnodes';
 import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
-import { filterLists, flagsOf } from '../web/src/profile-logic/filters';
+import { filterLists, flagsOf, typeStates } from '../web/src/profile-logic/filters';
 import { gcEvents, intervals } from '../web/src/profile-logic/intervals';
 import { firstView, KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
 import { buildLanes, threadCounts } from '../web/src/profile-logic/lanes';
@@ -73,7 +73,9 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   const t1 = performance.now();
   const index = step('indexEvents', () => indexEvents(p));
   const candidates = eventsOfType(index, ty);
-  const ofType = step('flagsOf', () => flagsOf(p.events.length, candidates));
+  // The type's flags, made when first read (a click on a bar), as the page makes them.
+  const ofType = () => flagsOf(p.events.length, candidates);
+  step('typeStates', () => typeStates(p, ty, candidates));
   const lists = typeLists(p, index, ty);
   const pass = step('filterLists', () => filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, ofType, null));
   const interval = KINDS[p.eventTypes[ty].kind].interval;
