@@ -32,8 +32,7 @@ export function MethodsTable({ profile, derived, state, on }: Props) {
   const selectedIdx = state.selectedMethod === null ? -1 : profile.strings.indexOf(state.selectedMethod);
   const sw = selectedIdx >= 0 ? sandwich(profile, derived.stackWeights(), selectedIdx) : null;
   const choose = (name: string) => on.onChooseMethod(name === state.selectedMethod ? null : name);
-  // The weight of events whose stack was lost (calltree's weightSlots: the slot after "no stack").
-  const lost = derived.stackWeights()[profile.stacks.length + 1] ?? 0;
+  const lost = derived.stackLost;
   return (
     <div className="methods">
       <div>

@@ -61,7 +61,7 @@ export function stackSlot(s: number, stacks: number): number {
 export type TreeWeights = Float64Array | EntryWeights;
 
 /** The weights of "no stack" and "stack lost" (see weightSlots), each 0 when absent. */
-function lostOf(weights: TreeWeights, rows: number): [number, number] {
+export function lostOf(weights: TreeWeights, rows: number): [number, number] {
   if (!(weights instanceof Float64Array)) return [weights.noStack, weights.stackLost];
   return [weights[rows] ?? 0, weights[rows + 1] ?? 0];
 }

@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useMemo } from 'react';
 import { reduceNodes, withReduced } from '../profile-logic/callnodes';
-import { callTree, countNodes, invertedTree, LIGHT, prune, totalWeight as totalOf, type CallNode } from '../profile-logic/calltree';
+import { callTree, countNodes, invertedTree, LIGHT, lostOf, prune, totalWeight as totalOf, type CallNode } from '../profile-logic/calltree';
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
@@ -77,6 +77,8 @@ export interface Derived {
    */
   stackWeights: () => Float64Array;
   totalWeight: number;
+  /** The weight of the selected events whose stack was lost (calltree.ts weightSlots: "stack lost"). */
+  stackLost: number;
   tree: CallNode;
   /** Self and total weight per method, heaviest first: only while the methods or sandwich view is open (else empty). */
   methods: MethodRow[];
@@ -222,6 +224,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, baseWeights, pass, stackWeights],
   );
   const totalWeight = useMemo(() => totalOf(profile, weights), [profile, weights]);
+  const stackLost = useMemo(() => lostOf(weights, profile.stacks.length)[1], [profile, weights]);
   const tree = useMemo(() => {
     const root = `all · ${formatWeight(totalWeight, weightMode)}`;
     // Keep the SVG light: slivers under 1/5000 of the total are left out when the tree is large.
@@ -232,8 +235,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => (wantMethods ? topMethods(profile, weights) : NO_METHODS), [profile, weights, wantMethods]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects],
   );
 }
 
