@@ -417,10 +417,29 @@ try {
     const before = peakRss;
     // CPU_PROFILE=dir: a CPU profile of the page's main thread over the pick (dir/pick-<type>.cpuprofile).
     const pickCdp = process.env.CPU_PROFILE ? await page.context().newCDPSession(page) : null;
+    // And of each decoding worker (attached through the page's session; their profiles come
+    // back as messages from the worker targets).
+    const workerProfiles = new Map();
+    let msgId = 1;
+    const toWorker = (sessionId, method, params = {}) => pickCdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: msgId++, method, params }) });
     if (pickCdp) {
       await pickCdp.send('Profiler.enable');
       await pickCdp.send('Profiler.setSamplingInterval', { interval: 500 });
       await pickCdp.send('Profiler.start');
+      pickCdp.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => {
+        if (targetInfo.type !== 'worker' || !targetInfo.url.includes('parse.worker')) return;
+        workerProfiles.set(sessionId, null);
+        void toWorker(sessionId, 'Profiler.enable')
+          .then(() => toWorker(sessionId, 'Profiler.setSamplingInterval', { interval: 500 }))
+          .then(() => toWorker(sessionId, 'Profiler.start'))
+          .catch(() => {});
+      });
+      pickCdp.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
+        const m = JSON.parse(message);
+        if (m.result?.profile) workerProfiles.set(sessionId, m.result.profile);
+      });
+      await pickCdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+      await new Promise((r) => setTimeout(r, 300));
     }
     const cpu0 = browserPid ? chromiumCpu(browserPid) : 0;
     // The CPU time so far, now and then (wall clock ms, s): what the pick cost until each of its
@@ -447,6 +466,15 @@ try {
       const out = join(process.env.CPU_PROFILE, `pick-${name}.cpuprofile`);
       writeFileSync(out, JSON.stringify(profile));
       console.log(`  CPU profile of the pick: ${out}`);
+      for (const id of workerProfiles.keys()) await toWorker(id, 'Profiler.stop').catch(() => {});
+      for (let i = 0; i < 50 && [...workerProfiles.values()].some((p) => !p); i++) await new Promise((r) => setTimeout(r, 100));
+      let k = 0;
+      for (const wp of workerProfiles.values()) {
+        if (!wp) continue;
+        const wout = join(process.env.CPU_PROFILE, `pick-${name}-worker-${k++}.cpuprofile`);
+        writeFileSync(wout, JSON.stringify(wp));
+        console.log(`  CPU profile of a decoding worker over the pick: ${wout}`);
+      }
       await pickCdp.detach();
     }
     if (!done) {

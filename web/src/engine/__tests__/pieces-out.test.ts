@@ -1,0 +1,52 @@
+/**
+ * A decoder waits for the page to hand back the buffers of pieces it has merged before it copies
+ * more pieces out (EventBuffers.room), and never for ever: a stream whose pieces do not come
+ * back (its round failed) goes on after the wait's limit.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chunkLayout } from '../layout';
+import { initWasm } from '../node';
+import { eventBuffers, EventBuffers, PIECES_OUT, type WasmParser } from '../parts';
+import { Parser } from '../pkg/jfrscope_wasm.js';
+
+const file = resolve(__dirname, '../../../../fixtures/example.jfr');
+
+describe('pieces out of a decoder', () => {
+  it('waits while PIECES_OUT pieces are out, until one comes back or the limit passes', async () => {
+    const memory = initWasm();
+    const bytes = new Uint8Array(readFileSync(file));
+    const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const p = new Parser(spans[0].startMs) as unknown as WasmParser;
+    p.rowsChunks(bytes.subarray(spans[0].offset, spans[0].offset + spans[0].size), spans[0].offset, 0, 'jdk.ExecutionSample');
+    expect(p.pendingRows()).toBeGreaterThan(1);
+    const buffers = new EventBuffers();
+    const out = Array.from({ length: PIECES_OUT }, () => buffers.read(p, memory));
+    // One piece fewer out: no wait.
+    let t = performance.now();
+    buffers.give(eventBuffers({ ...out[0] } as never));
+    await buffers.room(PIECES_OUT, 5_000);
+    expect(performance.now() - t).toBeLessThan(1_000);
+    // As many out as allowed: the wait ends when one comes back.
+    out.push(buffers.read(p, memory));
+    t = performance.now();
+    setTimeout(() => buffers.give(eventBuffers({ ...out[1] } as never)), 200);
+    await buffers.room(PIECES_OUT, 5_000);
+    const waited = performance.now() - t;
+    expect(waited).toBeGreaterThanOrEqual(150);
+    expect(waited).toBeLessThan(4_000);
+    // None comes back: the wait ends at its limit. A new stream starts with none out.
+    out.push(buffers.read(p, memory));
+    t = performance.now();
+    await buffers.room(PIECES_OUT, 300);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(250);
+    buffers.restart();
+    t = performance.now();
+    await buffers.room(PIECES_OUT, 5_000);
+    expect(performance.now() - t).toBeLessThan(1_000);
+    // The pieces handed back were copied into again.
+    expect(buffers.reused).toBeGreaterThan(0);
+    p.free();
+  });
+});
