@@ -517,13 +517,24 @@ function stacksOf(profile: Profile, list: Int32Array): ListStacks {
  * reduced nodes' chains (nameEntries), each long list's stack ids, and their entries.
  */
 export function prepareStackFilters(profile: Profile, lists: readonly Int32Array[], reduced: ReducedNodes | null): void {
-  const ofStack = reduced ? callNodes(profile).ofStack : null;
-  if (reduced) nameEntries(callNodes(profile), reduced, profile.strings.length);
+  for (const step of stackFilterSteps(profile, lists, reduced)) step();
+}
+
+/**
+ * prepareStackFilters in steps (the names, then a list at a time), each a task short enough to
+ * leave the page free between them (a type of millions of events takes hundreds of ms in all).
+ */
+export function stackFilterSteps(profile: Profile, lists: readonly Int32Array[], reduced: ReducedNodes | null): (() => void)[] {
+  const steps: (() => void)[] = [];
+  if (reduced) steps.push(() => void nameEntries(callNodes(profile), reduced, profile.strings.length));
   for (const list of lists) {
     if (list.length < BY_IDS) continue;
-    const ls = stacksOf(profile, list);
-    if (reduced && ofStack && ls.entries?.of !== reduced) ls.entries = { of: reduced, entry: entriesOf(ls.rows, ofStack, reduced) };
+    steps.push(() => {
+      const ls = stacksOf(profile, list);
+      if (reduced && ls.entries?.of !== reduced) ls.entries = { of: reduced, entry: entriesOf(ls.rows, callNodes(profile).ofStack, reduced) };
+    });
   }
+  return steps;
 }
 
 function entriesOf(rows: Int32Array, ofStack: Int32Array, reduced: ReducedNodes): Int32Array {

@@ -12,7 +12,7 @@ import { callTree, countNodes, invertedTree, LIGHT, lostOf, prune, totalWeight a
 import { compareMethods, compareProfiles, diffTree, enoughEvents, type DiffNode, type Rise, type Totals } from '../profile-logic/compare';
 import { activitySpikes, matchTracks, type ActivityWeight } from '../profile-logic/activity';
 import { eventsOf, eventsOfType, indexEvents, mergeByStart, reachOf, typeLists, type ThreadIndex, type TypeLists } from '../profile-logic/event-index';
-import { compileRegex, filterLists, flagsOf, keptByEntry, prepareStackFilters, typeStates, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
+import { compileRegex, filterLists, flagsOf, keptByEntry, stackFilterSteps, typeStates, type FilterPass, type FilterSpec, type Filtered, type RegexResult } from '../profile-logic/filters';
 import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
@@ -150,11 +150,20 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     [profile, baseSpec, stack, exclude, basePass, lists, ofType, running, reduced],
   );
   // Once the type is shown, while the page is idle: what the first keystroke in a stack filter
-  // would otherwise make (each long list's stack ids).
+  // would otherwise make (the chains' names, each long list's stack ids), a step per idle period
+  // while it has time left, so a keystroke meanwhile waits for one step at most.
   useEffect(() => {
-    const idle = (window as Window & { requestIdleCallback?: (f: () => void) => number }).requestIdleCallback;
+    const idle = (window as Window & { requestIdleCallback?: (f: (deadline: IdleDeadline) => void) => number }).requestIdleCallback;
     if (!idle) return;
-    const id = idle(() => prepareStackFilters(profile, lists.parts, reduced));
+    const steps = stackFilterSteps(profile, lists.parts, reduced);
+    let k = 0;
+    let id = 0;
+    const run = (deadline: IdleDeadline) => {
+      do steps[k++]();
+      while (k < steps.length && deadline.timeRemaining() > 5);
+      if (k < steps.length) id = idle(run);
+    };
+    if (steps.length > 0) id = idle(run);
     return () => window.cancelIdleCallback?.(id);
   }, [profile, lists, reduced]);
   const filtered = pass.filtered;
