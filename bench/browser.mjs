@@ -20,7 +20,8 @@
 //   its 16.7 M jdk.FileRead to a pick); PICK=type names the deferred type picked (default: the
 //   one with most events), PICK_TIMEOUT=s how long its decoding is waited for (default 600).
 //   CPU_PROFILE=dir writes Chromium CPU profiles of the keystrokes, the wheel steps and the pick
-//   (dir/keys-<type>.cpuprofile, dir/zoom-<type>.cpuprofile, dir/pick-<type>.cpuprofile;
+//   (dir/keys-<type>.cpuprofile, dir/zoom-<type>.cpuprofile, dir/pick-<type>.cpuprofile, and the
+//   decoding workers over the pick, dir/pick-<type>-worker-<n>.cpuprofile);
 //   TRACE=dir a Chromium trace of the keystrokes (dir/keys.trace.json: style, layout, paint);
 //   KEY_ROUNDS=n types the keystrokes' sequence n times (default 1) for a steadier median;
 //   `node bench/cpuprofile.mjs FILE` lists where the time went; build with `npx vite build
