@@ -54,17 +54,40 @@ const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJo
 const IDLE_CLASS = /^java\.util\.concurrent\.(SynchronousQueue\$|LinkedTransferQueue|ForkJoinPool)/;
 const JOIN_FRAME = /^java\.lang\.Thread\.join$/;
 
-/** Per stack row: 1 when the stack (or a caller) has a frame whose name matches `re`. */
-function stacksWith(profile: Profile, re: RegExp): Uint8Array {
-  const byName = new Int8Array(profile.strings.length).fill(-1);
+/**
+ * Whether stack row s (or a caller) has a frame whose name matches `re`, found on demand: a row
+ * is resolved with its callers up to the first one known, each name tested once, so classifying
+ * the parks costs the rows they reach, not the whole stack table (millions of rows in a recording
+ * of deep, varied stacks).
+ */
+function stacksWith(profile: Profile, re: RegExp): (s: number) => boolean {
   const { frame, prefix, length } = profile.stacks;
-  const out = new Uint8Array(length);
-  for (let s = 0; s < length; s++) {
-    const n = profile.frames.name[frame[s]];
-    if (byName[n] < 0) byName[n] = re.test(profile.strings[n]) ? 1 : 0;
-    out[s] = byName[n] || (prefix[s] >= 0 ? out[prefix[s]] : 0);
-  }
-  return out;
+  const names = profile.frames.name;
+  // Per name and per row: 0 not known yet, 1 no, 2 yes.
+  const byName = new Uint8Array(profile.strings.length);
+  const memo = new Uint8Array(length);
+  const path: number[] = [];
+  return (s) => {
+    if (s < 0 || s >= length) return false;
+    let q = s;
+    while (q >= 0 && memo[q] === 0) {
+      path.push(q);
+      // A caller always precedes its callee: anything else ends the walk (no loop on bad input).
+      const up = prefix[q];
+      q = up < q ? up : -1;
+    }
+    let v = q >= 0 ? memo[q] : 1;
+    while (path.length > 0) {
+      const r = path.pop()!;
+      if (v !== 2) {
+        const n = names[frame[r]];
+        if (byName[n] === 0) byName[n] = re.test(profile.strings[n]) ? 2 : 1;
+        v = byName[n];
+      }
+      memo[r] = v;
+    }
+    return memo[s] === 2;
+  };
 }
 
 /** A type code: each of its events decides its kind by its stack and subject (parks, waits). */
@@ -101,8 +124,8 @@ export function waitKinds(profile: Profile): Uint8Array {
   const out = new Uint8Array(e.length);
   const code = (k: WaitKind) => WAIT_KINDS.indexOf(k) + 1;
   const byCode = typeCodes(profile);
-  let idleStack: Uint8Array | null = null;
-  let joinStack: Uint8Array | null = null;
+  let idleStack: ((s: number) => boolean) | null = null;
+  let joinStack: ((s: number) => boolean) | null = null;
   const idleClass = new Map<number, boolean>();
   const type = e.type;
   const n = e.length;
@@ -126,7 +149,7 @@ export function waitKinds(profile: Profile): Uint8Array {
     if (profile.eventTypes[e.type[i]].kind === 'wait') {
       joinStack ??= stacksWith(profile, JOIN_FRAME);
       const onThread = subj >= 0 && profile.strings[subj] === 'java.lang.Thread';
-      return code(onThread || (s >= 0 && joinStack[s]) ? 'join' : 'wait');
+      return code(onThread || joinStack(s) ? 'join' : 'wait');
     }
     idleStack ??= stacksWith(profile, IDLE_FRAME);
     let cls = false;
@@ -135,7 +158,7 @@ export function waitKinds(profile: Profile): Uint8Array {
       cls = known ?? IDLE_CLASS.test(profile.strings[subj]);
       if (known === undefined) idleClass.set(subj, cls);
     }
-    return code(cls || (s >= 0 && idleStack[s]) ? 'idle' : 'park');
+    return code(cls || idleStack(s) ? 'idle' : 'park');
   }
 }
 
