@@ -122,8 +122,8 @@ export function eventBuffers(p: PartColumns): ArrayBuffer[] {
   return EVENT_COLUMNS.map(([k]) => p[k].buffer as ArrayBuffer);
 }
 
-/** Pieces a decoder may have out (sent, not merged and handed back) before it waits (EventBuffers.room). */
-export const PIECES_OUT = 2;
+/** Pieces a decoder may have out (sent, not merged and handed back) before it waits (EventBuffers.room); two buffers of each column kept free. */
+export const PIECES_OUT = 3;
 
 /**
  * Buffers for the event columns of a stream of pieces, handed back by the page once it has
@@ -161,10 +161,11 @@ export class EventBuffers {
   /**
    * Wait, at most `ms`, while `limit` pieces or more are out. A decoder that runs ahead of the
    * page's merge copies its next pieces into fresh buffers, and memory touched for the first
-   * time costs several times the copy: measured in Chromium, a pick of 16.7 M rows spent 0.45 s
-   * per worker copying pieces out, against 0.1 s with the buffers back in time.
+   * time costs several times the copy: in Chromium, a pick of 16.7 M rows spent 0.45 s per
+   * worker copying pieces out into fresh buffers, 0.1–0.2 s into buffers handed back. The wait
+   * is short: a page slow to merge (deep stacks to number) must not leave both decoders idle.
    */
-  async room(limit = PIECES_OUT, ms = 250): Promise<void> {
+  async room(limit = PIECES_OUT, ms = 120): Promise<void> {
     const until = performance.now() + ms;
     while (this.out >= limit) {
       const left = until - performance.now();
