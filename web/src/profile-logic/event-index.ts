@@ -503,6 +503,11 @@ export interface Reach {
   disjoint: boolean;
   /** Disjoint: the lengths summed before every CUM_STEP-th event, (n / CUM_STEP) + 1 of them; else null. */
   cum: Float64Array | null;
+  /**
+   * Disjoint: the end of each block of CUM_STEP events' last (ascending), so a search for a time
+   * reads this small array first, then a block's events; else null.
+   */
+  ends: Float64Array | null;
   start: Float64Array;
   duration: Profile['events']['duration'];
 }
@@ -533,9 +538,44 @@ export function reachAt(r: Reach, k: number): number {
 /** First position whose reach passes `t`: no earlier event reaches past `t`. */
 export function firstPast(r: Reach, t: number): number {
   if (r.every) return firstReachingPast(r.every, t);
+  return firstEndPast(r, t, 0);
+}
+
+/**
+ * In a disjoint list, the first position from `from` whose event ends after `t` (ends ascend):
+ * the block is found by galloping over the blocks' ends from `from`'s, then the event in it.
+ */
+export function firstEndPast(r: Reach, t: number, from: number): number {
   const { list, start, duration } = r;
-  let lo = 0;
-  let hi = list.length;
+  const ends = r.ends!;
+  const n = list.length;
+  if (from >= n) return n;
+  // The first block whose last event ends after t, from from's block on.
+  let c = from >> CUM_SHIFT;
+  if (!(ends[c] > t)) {
+    let lo = c;
+    let step = 1;
+    let hi = c + 1;
+    while (hi < ends.length && !(ends[hi] > t)) {
+      lo = hi;
+      step *= 2;
+      hi = lo + step;
+    }
+    if (hi >= ends.length) {
+      hi = ends.length;
+      if (!(ends[hi - 1] > t)) return n;
+    }
+    // ends[lo] ≤ t < ends[hi]: the answer's block is in (lo, hi].
+    lo++;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] > t) hi = mid;
+      else lo = mid + 1;
+    }
+    c = lo;
+  }
+  let lo = Math.max(from, c << CUM_SHIFT);
+  let hi = Math.min(n, (c + 1) << CUM_SHIFT);
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (start[list[mid]] + duration[list[mid]] <= t) lo = mid + 1;
@@ -549,6 +589,7 @@ function computeReach(profile: Profile, list: Int32Array): Reach {
   const n = list.length;
   // Disjoint so far: the lengths summed as they come (what the track of the list needs).
   const cum = new Float64Array((n >> CUM_SHIFT) + 1);
+  const ends = new Float64Array((n + CUM_STEP - 1) >> CUM_SHIFT);
   let max = -Infinity;
   let sum = 0;
   let k = 0;
@@ -560,10 +601,11 @@ function computeReach(profile: Profile, list: Int32Array): Reach {
     if ((k & (CUM_STEP - 1)) === 0) cum[k >> CUM_SHIFT] = sum;
     sum += end - a;
     max = end;
+    ends[k >> CUM_SHIFT] = end;
   }
   if (k === n) {
     if ((n & (CUM_STEP - 1)) === 0) cum[n >> CUM_SHIFT] = sum;
-    return { list, every: null, disjoint: true, cum, start, duration };
+    return { list, every: null, disjoint: true, cum, ends, start, duration };
   }
   const r = new Float64Array(n);
   max = -Infinity;
@@ -572,7 +614,7 @@ function computeReach(profile: Profile, list: Int32Array): Reach {
     if (end > max) max = end;
     r[k] = max;
   }
-  return { list, every: r, disjoint: false, cum: null, start, duration };
+  return { list, every: r, disjoint: false, cum: null, ends: null, start, duration };
 }
 
 /** First position of an ascending array (a running maximum of ends) above `t`. */

@@ -11,7 +11,7 @@
  * of events.
  */
 import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
-import { CUM_STEP, eventsOf, ListMemo, mergeByStart, reachOf, type Reach, type ThreadIndex } from './event-index';
+import { CUM_STEP, eventsOf, firstEndPast, ListMemo, mergeByStart, reachOf, type Reach, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -281,10 +281,13 @@ export function covered(track: Track, a: number, b: number): number {
   // First span ending after a; first span starting at or after b.
   let lo = 0;
   let hi = n;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (spanEnd(track, m) <= a) lo = m + 1;
-    else hi = m;
+  if (track.of) lo = firstEndPast(track.of, a, 0);
+  else {
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (spanEnd(track, m) <= a) lo = m + 1;
+      else hi = m;
+    }
   }
   const i = lo;
   hi = n;
@@ -389,6 +392,7 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
 
 /** The first span k ≥ from ending after x (ends ascend), by galloping from `from`. */
 function firstEndAfter(tr: Track, x: number, from: number): number {
+  if (tr.of) return firstEndPast(tr.of, x, from);
   const n = tr.length;
   if (from >= n || spanEnd(tr, from) > x) return from;
   // Span lo ends at or before x; widen until hi ends after x (or the end), then search between.

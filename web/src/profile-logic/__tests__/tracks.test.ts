@@ -7,7 +7,7 @@
  * reach itself) and overlapping, nested, touching and zero-length ones.
  */
 import { describe, expect, it } from 'vitest';
-import { eventsOf, firstPast, indexEvents, reachAt, reachOf } from '../event-index';
+import { eventsOf, firstEndPast, firstPast, indexEvents, reachAt, reachOf } from '../event-index';
 import { intervals } from '../intervals';
 import { checkWalk } from './walk';
 import { covered, spanCum, spanEnd, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
@@ -80,6 +80,16 @@ describe('a whole list’s track and reach', () => {
           for (const t0 of [-1, ...reach.slice(0, 200).flatMap((x) => [x, x - 0.125, x + 0.125]), 1e9]) {
             const k = reach.findIndex((x) => x > t0);
             expect(firstPast(ra, t0)).toBe(k < 0 ? reach.length : k);
+          }
+          // A disjoint list's ends ascend: the first ending after a time from any position on.
+          if (ra.disjoint) {
+            for (let w = 0; w < 300; w++) {
+              const from = Math.floor(r() * (reach.length + 2));
+              const t0 = r() * (reach[reach.length - 1] + 5);
+              let k = from;
+              while (k < reach.length && !(reach[k] > t0)) k++;
+              expect(firstEndPast(ra, t0, from)).toBe(Math.min(k, reach.length));
+            }
           }
           // The data do hold both cases (thread 1's every third event never touches its next).
           if (shape === 'disjoint' || (n > 1000 && thread === 0)) expect(disjoint).toBe(shape === 'disjoint');
