@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, readPart, rowsGroup, sourceOf, type PartColumns, type WasmParser } from './parts';
+import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
@@ -83,9 +83,11 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     // As the page hands a merged piece's buffers back to its worker: the next pieces overwrite
     // them (in place here, where nothing is transferred).
     const buffers = new EventBuffers();
+    // What the count pass found, as a worker keeps it (the rows each chunk holds).
+    let counted: Description | null = null;
     return {
       size: end - base,
-      count: (onProgress, onShape) => countGroup(make, source, onProgress, onShape),
+      count: async (onProgress, onShape) => (counted = await countGroup(make, source, onProgress, onShape)),
       rows: (types, expected, onProgress, onPiece, chunks) =>
         rowsGroup(
           make,
@@ -100,6 +102,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
           pieceRows,
           chunks,
           { buffers, memory },
+          mostRowsInAChunk(counted, types, chunks),
         ),
       buffers,
     };

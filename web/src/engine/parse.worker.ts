@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, SparseChunk, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, EventBuffers, rowsGroup, sourceOf, transferables, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
+import { countGroup, EventBuffers, mostRowsInAChunk, rowsGroup, sourceOf, transferables, type Description, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -12,6 +12,8 @@ const ready = init();
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
 let group: { source: GroupSource; originMs: number } | null = null;
+/** The count pass's description of this worker's chunks (how many rows each holds). */
+let counted: Description | null = null;
 /** Event column buffers of pieces the page has merged, for the next pieces. */
 const buffers = new EventBuffers();
 // Requests run one after another, though reading chunks is asynchronous.
@@ -27,7 +29,8 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
   if (req.kind === 'count') {
     source.hold(req.hold);
     const shape = (s: ShapeBins) => post({ kind: 'shape', id: req.id, shape: s }, [s.samples.buffer, s.allocs.buffer, s.waiting.buffer] as ArrayBuffer[]);
-    post({ kind: 'counted', id: req.id, description: await countGroup(make, source, progress, shape, sparse) });
+    counted = await countGroup(make, source, progress, shape, sparse);
+    post({ kind: 'counted', id: req.id, description: counted });
   } else if (req.kind === 'rows') {
     await rowsGroup(
       make,
@@ -39,6 +42,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
       undefined,
       req.chunks,
       { buffers, memory },
+      mostRowsInAChunk(counted, req.types, req.chunks),
     );
     // The file's bytes stay on disk from now on; later rounds and event details read them again.
     source.release();

@@ -122,6 +122,24 @@ export function eventBuffers(p: PartColumns): ArrayBuffer[] {
   return EVENT_COLUMNS.map(([k]) => p[k].buffer as ArrayBuffer);
 }
 
+/**
+ * The most rows of `types` in one chunk of a group, from its count pass (`d.chunkCounts`); only
+ * the chunks at the offsets `chunks` when given (a time window).
+ */
+export function mostRowsInAChunk(d: Description | null, types: string[], chunks?: number[]): number {
+  if (!d?.chunkCounts) return 0;
+  const want = new Set(types.map((t) => d.types.findIndex((x) => x.name === t)).filter((i) => i >= 0));
+  const only = chunks && new Set(chunks);
+  let most = 0;
+  d.chunkCounts.forEach((pairs, k) => {
+    if (only && !only.has(d.chunks[k]?.offset)) return;
+    let n = 0;
+    for (let i = 0; i + 1 < pairs.length; i += 2) if (want.has(pairs[i])) n += pairs[i + 1];
+    most = Math.max(most, n);
+  });
+  return most;
+}
+
 /** Pieces a decoder may have out (sent, not merged and handed back) before it waits (EventBuffers.room); two buffers of each column kept free. */
 export const PIECES_OUT = 3;
 
@@ -579,7 +597,8 @@ export const PIECE_ROWS = 1 << 16;
  * offsets `chunks` only (a time window), handed out in pieces as they
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
  * piece (`last`) carries the errors decoding met. With `events`, the pieces' event columns are
- * copied into the buffers the page hands back (EventBuffers).
+ * copied into the buffers the page hands back (EventBuffers). `chunkRows`: the most rows of the
+ * types in one chunk (mostRowsInAChunk), what the parser makes room for.
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -591,10 +610,13 @@ export async function rowsGroup(
   pieceRows = PIECE_ROWS,
   chunks?: number[],
   events?: { buffers: EventBuffers; memory: WebAssembly.Memory },
+  chunkRows = 0,
 ): Promise<void> {
   const p = make();
   try {
-    p.reserveRows(Math.min(expected, 2 * pieceRows));
+    // Room for the rows of the chunk with most of them (a piece ends where a chunk ends), so
+    // the columns never grow by doubling: wasm memory keeps its peak.
+    p.reserveRows(Math.min(expected, Math.max(2 * pieceRows, chunkRows)));
     const names = types.join('\n');
     events?.buffers.restart();
     // Without chunk headers the count pass has reported why; there are no rows to read.

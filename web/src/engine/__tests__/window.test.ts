@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../columns/profile';
 import { chunkLayout } from '../layout';
 import { sessionInNode } from '../node';
+import { mostRowsInAChunk, type Description } from '../parts';
 
 const root = resolve(__dirname, '../../../..');
 const bytes = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-multichunk.jfr')));
@@ -41,6 +42,18 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
     expect(spans.length).toBe(jdk.length);
     expect(spans.length).toBeGreaterThanOrEqual(3);
     expect([0, 1, 2].every((k) => inChunk(k) > 0)).toBe(true);
+  });
+
+  it('knows from the count pass the most rows of the types one chunk holds (what a decoder makes room for)', async () => {
+    const session = sessionInNode(bytes, 1, 0);
+    await session.open([], () => {});
+    const [d] = (session as unknown as { counted: Description[] }).counted;
+    const small = 'jdk.ExecutionSample';
+    const most = (f: (k: number) => number) => Math.max(...jdk.map((_, k) => f(k)));
+    expect(mostRowsInAChunk(d, [TYPE])).toBe(most(inChunk));
+    expect(mostRowsInAChunk(d, [TYPE, small])).toBe(most((k) => inChunk(k) + (jdk[k].get(small) ?? 0)));
+    expect(mostRowsInAChunk(d, [TYPE], [spans[1].offset])).toBe(inChunk(1));
+    expect(mostRowsInAChunk(d, ['jdk.NoSuchType'])).toBe(0);
   });
 
   for (const parts of [1, 2]) {
