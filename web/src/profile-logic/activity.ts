@@ -63,20 +63,14 @@ export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms:
   let shorter = 0;
   let longer = 0;
   for (const { list, match } of cums) {
-    // A long list whose every event matches: its count of short events, once per list and `ms`
-    // (one read of each duration, no flags).
-    if (list.length >= 4096 && match[list.length] - match[0] === list.length) {
-      const c = shortCounts.get(profile, list, () => ({ ms: NaN, count: 0 }));
-      if (c.ms !== ms) {
-        let count = 0;
-        for (let k = 0; k < list.length; k++) if (d[list[k]] < ms) count++;
-        c.ms = ms;
-        c.count = count;
+    // A list whose every event matches: each duration read in order, until a side decides (no
+    // flags, no running count).
+    if (match[list.length] - match[0] === list.length) {
+      for (let k = 0; k < list.length; k++) {
+        if (d[list[k]] < ms) {
+          if (++shorter > half) return false;
+        } else if (++longer >= n - half) return true;
       }
-      shorter += c.count;
-      longer += list.length - c.count;
-      if (shorter > half) return false;
-      if (longer >= n - half) return true;
       continue;
     }
     // A long list's flags of the events shorter than `ms`, once per list: read in order, not
@@ -101,7 +95,6 @@ export function medianAtLeast(profile: Profile, cums: readonly Cumulative[], ms:
 }
 
 const shortFlags = new ListMemo<{ ms: number; short: Uint8Array }>();
-const shortCounts = new ListMemo<{ ms: number; count: number }>();
 
 /**
  * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms

@@ -67,7 +67,7 @@ describe('computed once per pick', () => {
       const index = indexEvents(p);
       const lists = typeLists(p, index, 1);
       // A subject filter keeps about half: the median is over the matching ones only. Without
-      // one every event matches (each long list's count of short events is kept per list).
+      // one every event matches (each list's durations read in order, no flags).
       for (const subject of [/a/, null]) {
         const spec = { type: 1, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set<string>(), subject };
         const { cums } = filterLists(p, spec, lists.parts, flagsOf(p.events.length, eventsOfType(index, 1)), null);
