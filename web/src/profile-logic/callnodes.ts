@@ -501,6 +501,19 @@ export interface ReducedWeights {
 
 const reducedWeighed = new WeakMap<Float64Array, ReducedWeights | null>();
 
+/** Reduced weights from each entry's own weight: totals summed up the entries (callees after callers). */
+function withTotals(r: ReducedNodes, self: Float64Array): ReducedWeights {
+  const total = self.slice();
+  const up = r.up;
+  let sum = 0;
+  for (let e = r.length - 1; e >= 0; e--) {
+    const u = up[e];
+    if (u >= 0) total[u] += total[e];
+    else sum += total[e];
+  }
+  return { r, self, total, sum };
+}
+
 /** Weights per entry of the reduced nodes recorded with `weights` (withReduced); null without any, or for a row outside them. */
 export function reducedWeights(t: CallNodeTable, weights: Float64Array): ReducedWeights | null {
   let w = reducedWeighed.get(weights);
@@ -526,15 +539,7 @@ function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array):
     if (e < 0) return null;
     self[e] += x;
   }
-  const total = self.slice();
-  const up = r.up;
-  let sum = 0;
-  for (let e = r.length - 1; e >= 0; e--) {
-    const u = up[e];
-    if (u >= 0) total[u] += total[e];
-    else sum += total[e];
-  }
-  return { r, self, total, sum };
+  return withTotals(r, self);
 }
 
 /**
@@ -558,15 +563,7 @@ export function keptEntries(base: ReducedWeights, keep: Uint8Array): ReducedWeig
   const { r } = base;
   const self = new Float64Array(r.length);
   for (let e = 0; e < r.length; e++) if (keep[e] === 1) self[e] = base.self[e];
-  const total = self.slice();
-  const up = r.up;
-  let sum = 0;
-  for (let e = r.length - 1; e >= 0; e--) {
-    const u = up[e];
-    if (u >= 0) total[u] += total[e];
-    else sum += total[e];
-  }
-  return { r, self, total, sum };
+  return withTotals(r, self);
 }
 
 /**
