@@ -75,10 +75,6 @@ enum Holds {
 /// or count means.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CheckpointHead {
-    /// The event's type id (1 for a checkpoint).
-    pub ty: u64,
-    /// Relative offset of the next checkpoint in the chain; 0 ends it.
-    pub delta: i64,
     /// The number of pools, as written.
     pub pools: i32,
     /// Absolute offset of the pool count.
@@ -88,15 +84,22 @@ pub(crate) struct CheckpointHead {
 impl CheckpointHead {
     /// Reads the header of the event `r` is on, leaving `r` on its first pool.
     pub(crate) fn read(r: &mut Reader<'_>) -> Result<CheckpointHead> {
+        Self::link(r)?;
+        r.u8()?; // checkpoint kind (format 2) or flush flag (format 1)
+        let pools_at = r.offset();
+        let pools = r.int()?;
+        Ok(CheckpointHead { pools, pools_at })
+    }
+
+    /// The event's type id (1 for a checkpoint) and the relative offset of the next checkpoint
+    /// in the chain (0 ends it): all the chain's walk reads, so a last checkpoint cut off after
+    /// its delta still ends the chain where it should.
+    pub(crate) fn link(r: &mut Reader<'_>) -> Result<(u64, i64)> {
         r.int()?; // size
         let ty = r.long()? as u64;
         r.long()?; // start
         r.long()?; // duration
-        let delta = r.long()?;
-        r.u8()?; // checkpoint kind (format 2) or flush flag (format 1)
-        let pools_at = r.offset();
-        let pools = r.int()?;
-        Ok(CheckpointHead { ty, delta, pools, pools_at })
+        Ok((ty, r.long()?))
     }
 }
 
@@ -435,11 +438,11 @@ impl<'a> Chunk<'a> {
     fn checkpoint_delta(&self, pos: usize) -> Result<i64> {
         let mut r = self.reader_at(pos);
         let at = r.offset();
-        let head = CheckpointHead::read(&mut r)?;
-        if head.ty != 1 {
+        let (ty, delta) = CheckpointHead::link(&mut r)?;
+        if ty != 1 {
             return Err(Error::new(ErrorKind::BadMetadata("the constant-pool offset does not point at a checkpoint"), at));
         }
-        Ok(head.delta)
+        Ok(delta)
     }
 
     fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {

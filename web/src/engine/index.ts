@@ -217,8 +217,8 @@ export function afterChunks(spans: ChunkSpan[], size: number): Description['erro
   return [{ chunk: last.index, offset: end, message: `The ${amount} after the last chunk (from byte ${end.toLocaleString('en-US')}) do not start a chunk (no FLR\\0 header); they were not read.` }];
 }
 
-/** One worker and the group of chunks it owns; requests by id, answers and progress by id. */
-class WorkerGroup implements GroupDecoder {
+/** One worker and the group of chunks it owns; requests by id, answers and progress by id (exported for its tests). */
+export class WorkerGroup implements GroupDecoder {
   private next = 0;
   private pending = new Map<
     number,
@@ -241,7 +241,12 @@ class WorkerGroup implements GroupDecoder {
     worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
       const m = e.data;
       const p = this.pending.get(m.id);
-      if (!p) return;
+      if (!p) {
+        // A piece of a request that has failed still hands its buffers back: the worker, still
+        // decoding, would otherwise wait for them before each piece it sends.
+        if (m.kind === 'piece') this.recycle(m.part);
+        return;
+      }
       if (m.kind === 'progress') return p.progress?.(m.done);
       if (m.kind === 'shape') return p.shape?.(m.shape);
       if (m.kind === 'piece') {
@@ -252,12 +257,12 @@ class WorkerGroup implements GroupDecoder {
         } catch (e) {
           this.pending.delete(m.id);
           p.reject(e instanceof Error ? e : new Error(String(e)));
+          this.recycle(m.part);
           return;
         }
         // Merged (copied into the page's columns): its event columns' buffers go back to the
         // worker for its next pieces.
-        const buffers = eventBuffers(m.part);
-        this.worker.postMessage({ kind: 'recycle', buffers } satisfies WorkerRequest, buffers);
+        this.recycle(m.part);
         return;
       }
       this.pending.delete(m.id);
@@ -265,6 +270,12 @@ class WorkerGroup implements GroupDecoder {
       else p.resolve(m);
     };
     worker.onerror = (e) => this.fail(new Error(`The decoder failed: ${e.message || 'worker error'}`));
+  }
+
+  /** A piece's event column buffers, back to the worker for its next pieces. */
+  private recycle(part: PartColumns) {
+    const buffers = eventBuffers(part);
+    this.worker.postMessage({ kind: 'recycle', buffers } satisfies WorkerRequest, buffers);
   }
 
   private fail(e: Error) {

@@ -614,9 +614,10 @@ export async function rowsGroup(
 ): Promise<void> {
   const p = make();
   try {
-    // Room for the rows of the chunk with most of them (a piece ends where a chunk ends), so
-    // the columns never grow by doubling: wasm memory keeps its peak.
-    p.reserveRows(Math.min(expected, Math.max(2 * pieceRows, chunkRows)));
+    // Room for the rows of the chunk with most of them on top of a piece not yet cut (a piece
+    // ends where a chunk ends, once it holds pieceRows), so the columns never grow by doubling:
+    // wasm memory keeps its peak.
+    p.reserveRows(Math.min(expected, Math.max(2 * pieceRows, chunkRows + pieceRows)));
     const names = types.join('\n');
     events?.buffers.restart();
     // Without chunk headers the count pass has reported why; there are no rows to read.

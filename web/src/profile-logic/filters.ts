@@ -564,11 +564,11 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
   }
   const state = events.state;
   if (kept === rows.length) {
-    const all = allMatch(list.length);
+    const all = allMatch(events, list.length);
     return { list, match: all, running: running ? runningCounts(list, state, running) : all };
   }
   if (kept === 0) {
-    const none = noneMatch(list.length);
+    const none = noneMatch(events, list.length);
     return { list, match: none, running: none };
   }
   const m = new Int32Array(list.length + 1);
@@ -643,11 +643,11 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   const cums = lists.map((list, t): Cumulative => {
     // A list the filters drop whole, or keep whole: shared running counts (allMatch), no pass.
     if (!kept(t)) {
-      const none = noneMatch(list.length);
+      const none = noneMatch(profile.events, list.length);
       return { list, match: none, running: none };
     }
     if (!test) {
-      const all = allMatch(list.length);
+      const all = allMatch(profile.events, list.length);
       return { list, match: all, running: running ? runningCounts(list, state, running) : all };
     }
     if (stackOnly && list.length >= BY_IDS) return countKeptByIds(stacksOf(profile, list), list, profile.events, filter!, noStack, running);

@@ -19,27 +19,41 @@ export function runningStates(profile: Profile): Uint8Array {
 }
 
 /**
- * The running count of a list whose every event matches, `match[k] = k` for k in [0, n]: a view of
- * one shared array, grown as longer lists ask (running counts are never written once made), so a
- * type whose events all pass the filters costs no array of its size per thread.
+ * The running count of a list of `events` whose every event matches, `match[k] = k` for k in
+ * [0, n]: a view of one array shared by the lists of those events, grown as longer lists ask
+ * (running counts are never written once made), so a type whose events all pass the filters costs
+ * no array of its size per thread. The array lives as long as the events (a closed recording's
+ * goes with it).
  */
-export function allMatch(n: number): Int32Array {
-  if (counting.length <= n) {
-    const next = new Int32Array(Math.max(n + 1, counting.length * 2));
+export function allMatch(events: Profile['events'], n: number): Int32Array {
+  const s = sharedOf(events);
+  if (s.counting.length <= n) {
+    const next = new Int32Array(grown(s.counting.length, n));
     for (let k = 0; k < next.length; k++) next[k] = k;
-    counting = next;
+    s.counting = next;
   }
-  return counting.subarray(0, n + 1);
+  return s.counting.subarray(0, n + 1);
 }
 
-/** The running count of a list none of whose events match: zeros, shared as allMatch. */
-export function noneMatch(n: number): Int32Array {
-  if (zeros.length <= n) zeros = new Int32Array(Math.max(n + 1, zeros.length * 2));
-  return zeros.subarray(0, n + 1);
+/** The running count of a list of `events` none of whose events match: zeros, shared as allMatch. */
+export function noneMatch(events: Profile['events'], n: number): Int32Array {
+  const s = sharedOf(events);
+  if (s.zeros.length <= n) s.zeros = new Int32Array(grown(s.zeros.length, n));
+  return s.zeros.subarray(0, n + 1);
 }
 
-let counting = new Int32Array(0);
-let zeros = new Int32Array(0);
+const shared = new WeakMap<Profile['events'], { counting: Int32Array; zeros: Int32Array }>();
+
+function sharedOf(events: Profile['events']): { counting: Int32Array; zeros: Int32Array } {
+  let s = shared.get(events);
+  if (!s) shared.set(events, (s = { counting: new Int32Array(0), zeros: new Int32Array(0) }));
+  return s;
+}
+
+/** Room for n + 1, and a quarter more than before at least (few regrowths as longer lists come). */
+function grown(length: number, n: number): number {
+  return Math.max(n + 1, length + (length >> 2));
+}
 
 /** Running counts over one time-sorted list: `match[k]` events among the first k match. */
 export interface Cumulative {

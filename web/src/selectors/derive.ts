@@ -196,7 +196,7 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     // Every sample counts: a running count of 1 per event along each thread's list.
     const byThread = Array.from({ length: profile.threads.length }, (_, t) => {
       const list = mergeByStart(profile.events.start, samples.map((ty) => eventsOf(index, ty, t)));
-      const match = allMatch(list.length);
+      const match = allMatch(profile.events, list.length);
       return { list, match, running: match };
     });
     return { byThread, kind: profile.eventTypes[samples[0]].kind, selected: false };

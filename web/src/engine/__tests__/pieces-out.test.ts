@@ -50,3 +50,42 @@ describe('pieces out of a decoder', () => {
     p.free();
   });
 });
+
+describe('a piece of a failed request', () => {
+  it('hands its buffers back, so its decoder never waits for them', async () => {
+    const { WorkerGroup } = await import('../index');
+    const posted: { kind: string; buffers?: ArrayBuffer[] }[] = [];
+    const worker = { postMessage: (m: { kind: string }) => posted.push(m), onmessage: null, onerror: null } as unknown as Worker;
+    const group = new WorkerGroup(worker, 0, []);
+    const piece = () =>
+      ({
+        eventType: new Uint16Array(2),
+        eventStart: new Float64Array(2),
+        eventDuration: new Float32Array(2),
+        eventThread: new Int32Array(2),
+        eventStack: new Int32Array(2),
+        eventWeight: new Float64Array(2),
+        eventState: new Int32Array(2),
+        eventSubject: new Int32Array(2),
+        eventValue: new Float64Array(2),
+        eventPeer: new Int32Array(2),
+        eventOffset: new Float64Array(2),
+      }) as never;
+    let merged = 0;
+    const rows = group.rows(['jdk.ExecutionSample'], 4, () => {}, () => {
+      merged++;
+      throw new Error('The merge failed.');
+    });
+    const id = (posted.find((m) => m.kind === 'rows') as unknown as { id: number }).id;
+    const deliver = (part: unknown) => (worker.onmessage as (e: MessageEvent) => void)({ data: { kind: 'piece', id, part } } as MessageEvent);
+    deliver(piece());
+    await expect(rows).rejects.toThrow('The merge failed.');
+    // The decoder goes on sending the failed request's pieces: each comes back, none is merged.
+    deliver(piece());
+    deliver(piece());
+    expect(merged).toBe(1);
+    const back = posted.filter((m) => m.kind === 'recycle');
+    expect(back).toHaveLength(3);
+    for (const m of back) expect(m.buffers).toHaveLength(11);
+  });
+});
