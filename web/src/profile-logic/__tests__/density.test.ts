@@ -16,6 +16,22 @@ const types = [
   { name: 'jdk.JavaMonitorEnter', kind: 'lock' as const },
 ];
 const threads = ['w-1', 'w-2'];
+
+/** Each thread's list in the index (of type `typeOf(thread)`) against its events sorted by start, ties in file order. */
+function expectSortedByThread(many: Ev[], typeOf: (thread: number) => number) {
+  const q = buildProfile(types, threads, many);
+  const index = indexEvents(q);
+  for (const thread of [0, 1]) {
+    const expected = many
+      .map((e, i) => ({ e, i }))
+      .filter(({ e }) => e.thread === thread)
+      .map(({ i }) => i)
+      .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
+    expect(expected.length).toBeGreaterThan(4096);
+    expect(Array.from(eventsOf(index, typeOf(thread), thread))).toEqual(expected);
+  }
+}
+
 // Out of time order on purpose, as events come chunk by chunk.
 const evs: Ev[] = [
   { type: 0, t: 5, thread: 0, stack: 'run;a', state: 'STATE_RUNNABLE' },
@@ -141,17 +157,7 @@ describe('density', () => {
           at[thread] = t;
         }
       }
-      const q = buildProfile(types, threads, many);
-      const index = indexEvents(q);
-      for (const thread of [0, 1]) {
-        const expected = many
-          .map((e, i) => ({ e, i }))
-          .filter(({ e }) => e.thread === thread)
-          .map(({ i }) => i)
-          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
-        expect(expected.length).toBeGreaterThan(4096);
-        expect(Array.from(eventsOf(index, thread, thread))).toEqual(expected);
-      }
+      expectSortedByThread(many, (thread) => thread);
     }
   });
 
@@ -170,17 +176,7 @@ describe('density', () => {
           t += rnd() * 3;
         }
       }
-      const q = buildProfile(types, threads, many);
-      const index = indexEvents(q);
-      for (const thread of [0, 1]) {
-        const expected = many
-          .map((e, i) => ({ e, i }))
-          .filter(({ e }) => e.thread === thread)
-          .map(({ i }) => i)
-          .sort((a, b) => q.events.start[a] - q.events.start[b] || a - b);
-        expect(expected.length).toBeGreaterThan(4096);
-        expect(Array.from(eventsOf(index, 0, thread))).toEqual(expected);
-      }
+      expectSortedByThread(many, () => 0);
     }
   });
 
