@@ -4,7 +4,7 @@
  * CPU samples (fixtures/expected/, RecordingFile): a callee too narrow to draw unzoomed (at most
  * 1 px) but wide enough under its zoomed caller must appear there, with the JDK's count.
  */
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -48,15 +48,20 @@ function drawnPaths(graph: Locator): Promise<{ frames: { path: string[]; value: 
   });
 }
 
-test('zooming into a frame draws the callees too narrow to draw unzoomed, with the JDK’s counts', async ({ page }) => {
-  const jdk = jdkTree();
-  // Narrow: one sample under 1 px.
+/** The example recording opened at 700 px wide, its flame graph drawn and settled. */
+async function exampleGraph(page: Page) {
   await page.setViewportSize({ width: 700, height: 900 });
   await page.goto('./');
   await page.getByRole('button', { name: 'Open example' }).click();
   await expect(page.getByRole('status')).toContainText('selected');
   await settled(page);
-  const graph = page.getByTestId('flamegraph');
+  return page.getByTestId('flamegraph');
+}
+
+test('zooming into a frame draws the callees too narrow to draw unzoomed, with the JDK’s counts', async ({ page }) => {
+  const jdk = jdkTree();
+  // Narrow: one sample under 1 px.
+  const graph = await exampleGraph(page);
   const before = await drawnPaths(graph);
   const drawnNames = new Map<string, number>();
   for (const f of before.frames) drawnNames.set(f.path.at(-1)!, (drawnNames.get(f.path.at(-1)!) ?? 0) + 1);
@@ -99,12 +104,7 @@ function drawable(t: Trie, total: number, width: number): string[] {
 
 test('the flame graph draws, at each width, the frames wider than 1 px, as the JDK counts them', async ({ page }) => {
   const jdk = jdkTree();
-  await page.setViewportSize({ width: 700, height: 900 });
-  await page.goto('./');
-  await page.getByRole('button', { name: 'Open example' }).click();
-  await expect(page.getByRole('status')).toContainText('selected');
-  await settled(page);
-  const graph = page.getByTestId('flamegraph');
+  const graph = await exampleGraph(page);
   const read = async () => {
     const { frames, width } = await drawnPaths(graph);
     return { paths: frames.map((f) => f.path.join(';')).sort(), width };
