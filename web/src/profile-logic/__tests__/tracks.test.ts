@@ -127,7 +127,7 @@ describe('a whole list’s track and reach', () => {
 });
 
 describe('the timeline’s interval lists', () => {
-  it('merge a thread’s types by start, with the running maximum of ends along the merged list', () => {
+  it('walk a thread’s types in start order, with the running maximum of ends along the walk', () => {
     const r = rng(99);
     const types = [
       { name: 'jdk.FileRead', kind: 'io' as const },
