@@ -530,15 +530,19 @@ export function stackFilterSteps(profile: Profile, lists: readonly Int32Array[],
   for (const list of lists) {
     if (list.length < BY_IDS) continue;
     steps.push(() => {
-      const ls = stacksOf(profile, list);
-      if (reduced && ls.entries?.of !== reduced) ls.entries = { of: reduced, entry: entriesOf(ls.rows, callNodes(profile).ofStack, reduced) };
+      if (reduced) entriesOf(stacksOf(profile, list), profile, reduced);
     });
   }
   return steps;
 }
 
-function entriesOf(rows: Int32Array, ofStack: Int32Array, reduced: ReducedNodes): Int32Array {
-  return Int32Array.from(rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1));
+/** Per distinct stack of a list (ls.rows), its entry of `reduced` (-1: none), made once per reduced nodes. */
+function entriesOf(ls: ListStacks, profile: Profile, reduced: ReducedNodes): Int32Array {
+  if (ls.entries?.of !== reduced) {
+    const ofStack = callNodes(profile).ofStack;
+    ls.entries = { of: reduced, entry: Int32Array.from(ls.rows, (s) => (s >= 0 && s < ofStack.length ? entryOf(reduced, ofStack[s]) : -1)) };
+  }
+  return ls.entries.entry;
 }
 
 /**
@@ -552,11 +556,7 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
   const keeps = filter.keeps;
   const keepOf = new Uint8Array(rows.length);
   const reduced = filter.reduced;
-  if (reduced && ls.entries?.of !== reduced) {
-    const ofStack = callNodes(filter.profileOf()).ofStack;
-    ls.entries = { of: reduced, entry: entriesOf(rows, ofStack, reduced) };
-  }
-  const entry = reduced ? ls.entries!.entry : null;
+  const entry = reduced ? entriesOf(ls, filter.profileOf(), reduced) : null;
   let kept = 0;
   for (let j = 0; j < rows.length; j++) {
     const s = rows[j];
