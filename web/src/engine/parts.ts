@@ -215,7 +215,10 @@ export class EventBuffers {
         this.constants++;
         return;
       }
-      const from = new T(memory.buffer, p.eventColumnAt(k), n);
+      // The pointer first: making a column (times in ms) can grow wasm memory, which detaches
+      // the buffer read before it.
+      const at = p.eventColumnAt(k);
+      const from = new T(memory.buffer, at, n);
       const bytes = n * T.BYTES_PER_ELEMENT;
       const free = this.free[k];
       const i = free.findIndex((b) => b.byteLength >= bytes);

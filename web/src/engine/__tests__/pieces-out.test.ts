@@ -51,6 +51,32 @@ describe('pieces out of a decoder', () => {
   });
 });
 
+describe('a piece copied out of wasm memory', () => {
+  it('reads the memory after the column is made, as making it may grow the memory', () => {
+    const memory = initWasm();
+    const bytes = new Uint8Array(readFileSync(file));
+    const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const p = new Parser(spans[0].startMs) as unknown as WasmParser;
+    p.rowsChunks(bytes.subarray(spans[0].offset, spans[0].offset + spans[0].size), spans[0].offset, 0, 'jdk.ExecutionSample');
+    const plain = new EventBuffers().read(p, memory);
+    // A parser whose every column, when made, grows the memory (as a large piece's times do):
+    // the buffer read before the call is detached by then.
+    const growing = Object.create(p, {
+      eventColumnAt: {
+        value: (k: number) => {
+          const at = p.eventColumnAt(k);
+          memory.grow(1);
+          return at;
+        },
+      },
+    }) as WasmParser;
+    const read = new EventBuffers().read(growing, memory);
+    for (const k of Object.keys(plain) as (keyof typeof plain)[]) expect(read[k], k).toEqual(plain[k]);
+    expect(read.eventStart.length).toBe(p.pendingRows());
+    p.free();
+  });
+});
+
 describe('a piece of a failed request', () => {
   it('hands its buffers back, so its decoder never waits for them', async () => {
     const { WorkerGroup } = await import('../index');
