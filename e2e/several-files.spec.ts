@@ -95,6 +95,29 @@ test('a folder of chunk files, picked, opens as one recording named by the folde
   await expect(page.locator('.file-name')).toContainText('repository/');
 });
 
+/**
+ * The header of the newest chunk of a live JFR repository, copied while a JDK 25 recording ran,
+ * before the chunk's first flush (file state 1, no metadata yet); RecordingFile cannot read it.
+ */
+const LIVE_HEADER = Buffer.from('464c52000002000100000000000000440000000000000000000000000000000018eafb674727262000000000' + '0022ba000000000cbe46c688000000003b9aca0001000001', 'hex');
+
+test('a running JVM\'s repository: its newest chunk, still being written, is named and left out, not called damage', async ({ page }) => {
+  const dir = resolve(root, 'test-results/several-files/live');
+  const chunks = splitChunks(dir);
+  // What the JVM wrote into it since its header; the header names none of it yet.
+  writeFileSync(join(dir, 'live.jfr'), Buffer.concat([LIVE_HEADER, Buffer.alloc(11_183, 0x2a)]));
+  await page.goto('./');
+  await page.getByLabel('Open folder').setInputFiles(dir);
+  await expect(page.getByRole('status')).toContainText('selected');
+  await expect(page.locator('.notice')).toContainText(`Chunk ${chunks.length + 1} is still being written`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Recording' }).click();
+  const rows = await page.getByRole('table', { name: 'Event counts' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const shown = new Map(rows.map((r) => [r[0], Number(r[2].replace(/,/g, ''))]));
+  for (const [type, n] of jdk) expect([type, shown.get(type) ?? 0]).toEqual([type, n]);
+  await shot(page, 'several-files-live');
+});
+
 test('chunk files dropped together open as one recording', async ({ page }) => {
   const dir = resolve(root, 'test-results/several-files/dropped');
   const chunks = splitChunks(dir);

@@ -79,7 +79,11 @@ impl ChunkHeader {
         let state = r.u8()?;
         r.skip(2)?;
         let flags = r.u8()?;
-        if size == 0 || state == 255 {
+        // 255: the writer is updating the header. Another non-zero state is a chunk still being
+        // written (the newest file of a live JFR repository); its header is rewritten at each
+        // flush, and until the first one it names no metadata (offset 0): nothing in it can be
+        // read yet (the JDK's reader waits for a metadata offset).
+        if size == 0 || state == 255 || (state != 0 && meta_offset == 0) {
             return Err(Error::new(ErrorKind::ChunkInProgress, offset + 8));
         }
         if (size as u64) < HEADER_SIZE as u64 {
@@ -193,6 +197,38 @@ mod tests {
         let e = ChunkHeader::parse(&header_bytes(100, 70, 500, 1), 0).unwrap_err();
         assert_eq!(e.kind(), &ErrorKind::OutOfBounds { what: "metadata offset", value: 500 });
         assert_eq!(e.offset(), 24);
+    }
+
+    /// The header of the newest chunk of a live repository, copied while a JDK 25 recording ran
+    /// (before its first flush): size 68, no constant pool, no metadata, file state 1. The JDK's
+    /// RecordingFile refuses the file ("stuck in locked stream state").
+    const LIVE_HEADER: [u8; 68] = [
+        0x46, 0x4c, 0x52, 0x00, 0x00, 0x02, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x44, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x18, 0xea,
+        0xfb, 0x67, 0x47, 0x27, 0x26, 0x20, 0, 0, 0, 0, 0, 0x22, 0xba, 0x00, 0, 0, 0, 0x0c, 0xbe, 0x46, 0xc6, 0x88, 0, 0, 0, 0, 0x3b, 0x9a,
+        0xca, 0x00, 0x01, 0x00, 0x00, 0x01,
+    ];
+
+    #[test]
+    fn a_chunk_not_flushed_yet_is_in_progress() {
+        let e = ChunkHeader::parse(&LIVE_HEADER, 1000).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::ChunkInProgress);
+        assert_eq!(e.offset(), 1008);
+        // After a complete chunk, the walk keeps that chunk and stops at this one.
+        let mut f = header_bytes(100, 70, 80, 1);
+        f.resize(100, 0);
+        f.extend_from_slice(&LIVE_HEADER);
+        f.extend_from_slice(&[7; 500]);
+        let (hs, err) = chunk_headers(&f);
+        assert_eq!(hs.len(), 1);
+        let err = err.unwrap();
+        assert_eq!((err.kind(), err.chunk()), (&ErrorKind::ChunkInProgress, Some(1)));
+        // Once flushed, its header names the metadata and the bytes written: readable so far.
+        let mut flushed = LIVE_HEADER;
+        flushed[8..16].copy_from_slice(&300i64.to_be_bytes());
+        flushed[16..24].copy_from_slice(&200i64.to_be_bytes());
+        flushed[24..32].copy_from_slice(&250i64.to_be_bytes());
+        let h = ChunkHeader::parse(&flushed, 0).unwrap();
+        assert_eq!((h.size, h.cp_offset, h.meta_offset), (300, 200, 250));
     }
 
     #[test]

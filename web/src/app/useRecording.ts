@@ -8,10 +8,10 @@
  * (the policy is connect-src 'self'): `remote` names it, and the page offers to download it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Profile, RecordingShape } from '../columns/profile';
+import type { Profile, RecordingInfo, RecordingShape } from '../columns/profile';
 import { CancelledError, closeRecording, fileEnds, loadRecording, loadRecordingFromUrl, recordingSources, warmUp, type LoadHandle, type RecordingSources, type ViewOf } from '../engine';
 import { firstView } from '../profile-logic/kinds';
-import { damageReport } from '../profile-logic/damage';
+import { damageNotice } from '../profile-logic/damage';
 import { fingerprint } from './fingerprint';
 import { useDeferredTypes } from './useDeferredTypes';
 import { useWindowedTypes } from './useWindowedTypes';
@@ -100,6 +100,12 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notices, setNotices] = useState<string[]>(initialNotices);
+  /** What is wrong with a recording just shown: damage as an error, a chunk still being written as a notice. */
+  const showDamage = useCallback((info: RecordingInfo) => {
+    const d = damageNotice(info);
+    if (d?.damaged) setError(d.text);
+    else if (d) setNotices((n) => [...n, d.text]);
+  }, []);
   const [remote, setRemote] = useState<RemoteRecording | null>(null);
   // The whole recording's shape, from the count pass: shown while the rows are decoded.
   // (`final` false: the count pass is still going; the shape fills in.)
@@ -169,9 +175,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         if (loadedRef.current) closeRecording(loadedRef.current.profile);
         setWanted(null);
         setLoaded({ profile, name, fingerprint: fp, url, sources: several });
-        if (profile.info.errors.length) {
-          setError(`The recording is damaged; showing what could be read. ${damageReport(profile.info).join(' ')}`);
-        }
+        showDamage(profile.info);
         if (linkFingerprint.current && fp && linkFingerprint.current !== fp) {
           setNotices((n) => [...n, 'This link was made for a different recording; its view was applied anyway.']);
         }
@@ -184,7 +188,7 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
         setError(e instanceof Error ? e.message : String(e));
       },
     );
-  }, []);
+  }, [showDamage]);
 
   /** One recording file, or several (a folder, chunk files) read as one recording in time order. */
   const openFiles = useCallback(
@@ -248,10 +252,8 @@ export function useRecording(link: LinkSource, initialNotices: string[], eventTy
     linkFingerprint.current = undefined;
     setLoaded(h.loaded);
     setNotices((n) => [...n, `This link was made for a different recording, ${h.want.name ?? 'another file'}; its view was applied to ${h.loaded.name}.`]);
-    if (h.loaded.profile.info.errors.length) {
-      setError(`The recording is damaged; showing what could be read. ${damageReport(h.loaded.profile.info).join(' ')}`);
-    }
-  }, []);
+    showDamage(h.loaded.profile.info);
+  }, [showDamage]);
 
   return { overview, loaded, progress, error, notices, setNotices, requested, setRequested, openFiles, fail, openUrl, remote, dismissRemote, wanted, held, confirmHeld };
 }

@@ -19,7 +19,7 @@ import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
 import { eventBuffers, type Description, type PartColumns, type ShapeBins } from './parts';
-import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, type ChunkSpan, type Piece } from './layout';
+import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
 export type { FirstView, ViewOf } from './session';
@@ -198,7 +198,7 @@ async function blobLayout(blob: Blob): Promise<ChunkSpan[]> {
   for (let pos = 0; pos + 68 <= blob.size; ) {
     const h = chunkHeaderAt(await blob.slice(pos, pos + 68).arrayBuffer(), 0);
     if (!h) break;
-    spans.push({ index: spans.length, offset: pos, size: Math.min(h.size, blob.size - pos), startMs: h.startMs, durationMs: h.durationMs });
+    spans.push(spanOf(spans.length, pos, Math.min(h.size, blob.size - pos), h));
     pos += h.size;
   }
   return spans;
@@ -206,12 +206,14 @@ async function blobLayout(blob: Blob): Promise<ChunkSpan[]> {
 
 /**
  * The bytes after a recording's last chunk that start no chunk (zeros a crash or a copy left, or
- * anything appended): not read, and said, with the chunks before them kept.
+ * anything appended): not read, and said, with the chunks before them kept. After a chunk still
+ * being written they are its writes since its last flush: not read either, and no damage (the
+ * parser names the chunk).
  */
 export function afterChunks(spans: ChunkSpan[], size: number): Description['errors'] {
   const last = spans[spans.length - 1];
   const end = last ? last.offset + last.size : 0;
-  if (!last || end >= size) return [];
+  if (!last || end >= size || last.writing) return [];
   const n = size - end;
   const amount = n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${n.toLocaleString('en-US')} bytes`;
   return [{ chunk: last.index, offset: end, message: `The ${amount} after the last chunk (from byte ${end.toLocaleString('en-US')}) do not start a chunk (no FLR\\0 header); they were not read.` }];

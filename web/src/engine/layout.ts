@@ -2,6 +2,7 @@
  * Chunk layout of a recording, read from the 68-byte chunk headers without the parser:
  *
  *   0 "FLR\0" | 4 major u16 | 6 minor u16 | 8 size i64 | … | 32 startNanos i64 | 40 durationNanos i64
+ *   | … | 64 file state u8 (0 once the chunk is finished)
  *
  * Chunks are self-contained, so a file splits at these boundaries for parallel decoding.
  */
@@ -13,22 +14,32 @@ export interface ChunkSpan {
   size: number;
   startMs: number;
   durationMs: number;
+  /** The header says the chunk is still being written (the newest file of a live repository):
+   * the bytes after what its header names are its writes since the last flush, not garbage. */
+  writing?: true;
 }
 
 /** The header at `pos`: its chunk's full size (from the header) and times; null if none. */
-export function chunkHeaderAt(buf: ArrayBuffer, pos: number): { size: number; startMs: number; durationMs: number } | null {
+export function chunkHeaderAt(buf: ArrayBuffer, pos: number): { size: number; startMs: number; durationMs: number; writing: boolean } | null {
   if (pos + 68 > buf.byteLength) return null;
   const view = new DataView(buf);
   if (view.getUint32(pos) !== 0x464c5200) return null;
   const size = Number(view.getBigInt64(pos + 8));
   if (!(size >= 68)) return null;
-  return { size, startMs: Number(view.getBigInt64(pos + 32)) / 1e6, durationMs: Number(view.getBigInt64(pos + 40)) / 1e6 };
+  return { size, startMs: Number(view.getBigInt64(pos + 32)) / 1e6, durationMs: Number(view.getBigInt64(pos + 40)) / 1e6, writing: view.getUint8(pos + 64) !== 0 };
+}
+
+/** The span of the chunk at `offset` whose header is `h`. */
+export function spanOf(index: number, offset: number, size: number, h: NonNullable<ReturnType<typeof chunkHeaderAt>>): ChunkSpan {
+  const s: ChunkSpan = { index, offset, size, startMs: h.startMs, durationMs: h.durationMs };
+  if (h.writing) s.writing = true;
+  return s;
 }
 
 export function chunkLayout(buf: ArrayBuffer): ChunkSpan[] {
   const spans: ChunkSpan[] = [];
   for (let pos = 0, h = chunkHeaderAt(buf, 0); h; pos += h.size, h = chunkHeaderAt(buf, pos)) {
-    spans.push({ index: spans.length, offset: pos, size: Math.min(h.size, buf.byteLength - pos), startMs: h.startMs, durationMs: h.durationMs });
+    spans.push(spanOf(spans.length, pos, Math.min(h.size, buf.byteLength - pos), h));
   }
   return spans;
 }

@@ -1,7 +1,8 @@
 /**
  * What is wrong with a damaged recording, in plain sentences: one per problem (the parser's
  * passes can meet one problem twice), the cut chunk's lost stacks counted, and where the data
- * really ends when the header claims more.
+ * really ends when the header claims more. A chunk still being written (the newest file of a
+ * running JVM's repository, given with the others) is no damage: it is named, and left out.
  */
 import type { RecordingInfo } from '../columns/profile';
 import { formatCount, formatMs } from './format';
@@ -10,6 +11,9 @@ import { formatCount, formatMs } from './format';
 function bare(message: string): string {
   return message.replace(/\s*\(chunk \d+, at offset 0x[0-9a-f]+\)\s*$/i, '');
 }
+
+/** The parser's word for a chunk whose header says it is still being written. */
+const IN_PROGRESS = /^the chunk is still being written\b/;
 
 export function damageReport(info: RecordingInfo): string[] {
   const out: string[] = [];
@@ -24,6 +28,10 @@ export function damageReport(info: RecordingInfo): string[] {
       out.push(
         `The recording was cut in chunk ${e.chunk + 1} of ${info.chunks}: it declares ${formatCount(Number(m[1]))} bytes but only ${formatCount(Number(m[2]))} are there; what was written before the cut is shown.`,
       );
+      continue;
+    }
+    if (IN_PROGRESS.test(what)) {
+      out.push(`Chunk ${e.chunk + 1} is still being written (as the newest file of a running JVM's repository is): nothing in it can be read yet, so it was left out.`);
       continue;
     }
     // The end of a cut chunk, met again while decoding it, is the same problem.
@@ -41,4 +49,15 @@ export function damageReport(info: RecordingInfo): string[] {
     out.push(`The data ends at ${formatMs(info.durationMs)} after the start.`);
   }
   return out;
+}
+
+/**
+ * The sentence the page shows over a recording with problems: `damaged` unless the only
+ * problem is a chunk still being written; null when nothing is wrong.
+ */
+export function damageNotice(info: RecordingInfo): { damaged: boolean; text: string } | null {
+  const report = damageReport(info);
+  if (report.length === 0) return null;
+  const damaged = info.errors.some((e) => !IN_PROGRESS.test(bare(e.message)));
+  return { damaged, text: `${damaged ? 'The recording is damaged; showing what could be read.' : 'Showing what could be read.'} ${report.join(' ')}` };
 }
