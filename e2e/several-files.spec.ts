@@ -112,6 +112,8 @@ test('a running JVM\'s repository: its newest chunk, still being written, is nam
   await expect(page.locator('.notice')).toContainText(`Chunk ${chunks.length + 1} is still being written`);
   await expect(page.getByRole('alert')).toHaveCount(0);
   await page.getByRole('tab', { name: 'Recording' }).click();
+  await expect(page.getByRole('note', { name: 'Not read' })).toContainText('is still being written');
+  await expect(page.getByRole('note', { name: 'Damage' })).toHaveCount(0);
   const rows = await page.getByRole('table', { name: 'Event counts' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
   const shown = new Map(rows.map((r) => [r[0], Number(r[2].replace(/,/g, ''))]));
   for (const [type, n] of jdk) expect([type, shown.get(type) ?? 0]).toEqual([type, n]);

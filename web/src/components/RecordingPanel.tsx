@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { formatBytes, formatCount, formatMs } from '../profile-logic/format';
 import { visibleName, visibleText } from '../profile-logic/names';
-import { damageReport } from '../profile-logic/damage';
+import { damageNotice, damageReport } from '../profile-logic/damage';
 import type { Profile } from '../columns/profile';
 
 type CountKey = 'name' | 'label' | 'count';
@@ -173,6 +173,8 @@ export function RecordingPanel({
 }) {
   const i = profile.info;
   const damage = useMemo(() => (i.errors.length > 0 ? damageReport(i) : []), [i]);
+  // A chunk still being written is left out, not damage.
+  const damaged = useMemo(() => damageNotice(i)?.damaged ?? false, [i]);
   const perChunk = useMemo(() => rowsPerChunk(profile), [profile]);
   // Settings grouped by event type, types and names in order.
   const settings = useMemo(() => {
@@ -191,8 +193,8 @@ export function RecordingPanel({
   return (
     <div className="recording" aria-label="Recording">
       {damage.length > 0 && (
-        <div role="note" aria-label="Damage">
-          <h3>Damage</h3>
+        <div role="note" aria-label={damaged ? 'Damage' : 'Not read'}>
+          <h3>{damaged ? 'Damage' : 'Not read'}</h3>
           <ul>
             {damage.map((d, k) => (
               <li key={k}>{visibleText(d)}</li>
