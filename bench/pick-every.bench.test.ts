@@ -8,16 +8,17 @@
  *          headers, every chunk in time order; files that are not recordings left out).
  *   COUNTS a tab-separated file: event type, count, as RecordingFile reads FILE (default: the
  *          corpus's expected/NAME.rf-counts.tsv, or its jmc-counts.tsv where RecordingFile throws).
- *   TRUTH  instead of COUNTS, a prefix: TRUTH.counts.tsv (type, count), TRUTH.detail.tsv (type,
- *          count, events without a stack trace or with an empty one, sum of durations in ns) and TRUTH.threads.tsv
- *          (type, thread name: sampledThread else eventThread, javaName else osName, count), as
- *          RecordingFile reads the recording; each is then compared too.
+ *   TRUTH  instead of COUNTS, a prefix: the files tools/golden/PerType.java writes for the
+ *          recording (TRUTH.counts.tsv, TRUTH.detail.tsv: events without a stack and the sum of
+ *          durations, TRUTH.threads.tsv: events per thread name), each then compared too.
  *   GOLDEN a folder of tools/golden/Golden.java's output for the recording (NAME.TYPE.collapsed.gz):
  *          each type's stacks are compared too (events per distinct stack, root first, frames
  *          as Class.method; profiler.WallClockSample weighed by its samples).
  *   EVENT  the type the first view shows (default: the one the page would choose).
  *
- *   JFRSCOPE_BENCH=1 FILE=/path/rec.jfr COUNTS=/path/rec.counts.tsv npx vitest run bench/pick-every.bench.test.ts
+ *   java tools/golden/PerType.java /tmp/rec /path/rec.jfr        (a folder: /path/dir/*.jfr)
+ *   java tools/golden/Golden.java /tmp/golden /path/rec.jfr      (for GOLDEN)
+ *   JFRSCOPE_BENCH=1 FILE=/path/rec.jfr TRUTH=/tmp/rec GOLDEN=/tmp/golden npx vitest run bench/pick-every.bench.test.ts
  *
  * Prints one line per type that differs and fails when any does. Two differences come from how
  * RecordingFile reads a whole file rather than from the recording, and show up here:
@@ -27,9 +28,9 @@
  *   does reading that chunk alone;
  * - an event committed while the JDK rotated chunks may name a stack trace id that only the
  *   previous chunk's pool holds; RecordingFile resolves it when the previous event of the same
- *   type had the same id (its parsers cache the last id read), so it has a stack here and none
- *   in the chunk read alone, nor in this page (fixtures/large/large.jfr: 1 of 2,534 monitor
- *   enters).
+ *   type had the same id (its parsers cache the last id read), so it gets a stack from the whole
+ *   file and none from its chunk read alone, nor in this page (fixtures/large/large.jfr: 1 of
+ *   2,534 monitor enters).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
