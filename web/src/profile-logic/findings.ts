@@ -3,7 +3,7 @@
  * its own and each naming the view that shows it. Only what stands out: none when nothing does.
  *
  *   lock bursts in the range ─ holder and what it ran       "8 threads waited 3.2 s on …"
- *   contention over time ─ range against the rest           "7.9 threads waited on average…"
+ *   contention over time ─ range against the rest, by kind  "7.9 threads were held up on average…"
  *   I/O durations ─ p95 in the range against the rest       "file reads took 4× longer…"
  *   GC pauses ─ their union over the range                  "GC pauses cover 12% of …"
  */
@@ -81,19 +81,36 @@ function meanWaiting(tracks: WaitTracks, kinds: readonly WaitKind[], keep: Uint8
   return sum / (b - a);
 }
 
-/** Threads held up (contention kinds) on average in the range against the rest, when clearly higher. */
+/**
+ * Threads held up (contention kinds) on average in the range against the rest, when clearly
+ * higher: at least one on average and over twice the rest's (plus a half). Each kind is judged
+ * on its own first, so that threads steadily blocked in one kind (idle servers in socket reads)
+ * do not hide a pile-up of another; the kind that rose most is named. Failing that, all the kinds
+ * together, naming the one that held them up most.
+ */
 export function contentionFinding(profile: Profile, tracks: WaitTracks, keep: Uint8Array, range: Range): Finding | null {
   const kinds = WAIT_KINDS.filter((k) => WAIT_INFO[k].contention);
   const end = Math.max(profile.info.durationMs, range[1]);
-  const inside = meanWaiting(tracks, kinds, keep, range[0], range[1]);
-  const rest = end - (range[1] - range[0]) > 0 ? (meanWaiting(tracks, kinds, keep, 0, end) * end - inside * (range[1] - range[0])) / (end - (range[1] - range[0])) : 0;
-  if (inside < 1 || inside < 2 * rest + 0.5) return null;
+  const width = range[1] - range[0];
+  const restWidth = end - width;
+  const measure = (ks: readonly WaitKind[]) => {
+    const inside = meanWaiting(tracks, ks, keep, range[0], range[1]);
+    const rest = restWidth > 0 ? (meanWaiting(tracks, ks, keep, 0, end) * end - inside * width) / restWidth : 0;
+    return { inside, rest };
+  };
+  const rises = ({ inside, rest }: { inside: number; rest: number }) => inside >= 1 && inside >= 2 * rest + 0.5;
+  const sentence = (inside: number, rest: number, what: string) =>
+    `${inside.toFixed(1)} threads were held up on average in the range (${what}), against ${rest.toFixed(1)} in the rest of the recording.`;
+  const alone = kinds
+    .map((k) => ({ k, ...measure([k]) }))
+    .filter(rises)
+    .sort((a, b) => b.inside - b.rest - (a.inside - a.rest))[0];
+  if (alone) return { text: sentence(alone.inside, alone.rest, WAIT_INFO[alone.k].label.toLowerCase()), view: 'threads' };
+  const all = measure(kinds);
+  if (!rises(all)) return null;
   // The kind that held them up most.
   const by = kinds.map((k) => ({ k, v: meanWaiting(tracks, [k], keep, range[0], range[1]) })).sort((a, b) => b.v - a.v)[0];
-  return {
-    text: `${inside.toFixed(1)} threads were held up on average in the range (mostly ${WAIT_INFO[by.k].label.toLowerCase()}), against ${rest.toFixed(1)} in the rest of the recording.`,
-    view: 'threads',
-  };
+  return { text: sentence(all.inside, all.rest, `mostly ${WAIT_INFO[by.k].label.toLowerCase()}`), view: 'threads' };
 }
 
 /** The p-th quantile (0..1) of the values, nearest rank. */
