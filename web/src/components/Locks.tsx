@@ -1,6 +1,6 @@
 /**
  * Who held the lock while everyone waited: each monitor or parked-on object with its bursts of
- * overlapping waits, the holder (the first grant's previous owner), and for the chosen burst
+ * overlapping waits, the holder (the previous owner that held it longest), and for the chosen burst
  * what the holder ran meanwhile beside the waiters' stacks at the wait.
  */
 import type { Profile } from '../columns/profile';
@@ -52,8 +52,8 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
     <div className="locks">
       <div className="locks-table">
         <p className="hint">
-          Waits on one object that overlap form a burst; the waiters are granted one after another, and the first grant&apos;s previous owner held
-          the monitor through the burst. Choose a burst to select it and pin its holder&apos;s lane on top.
+          Waits on one object that overlap form a burst; the waiters are granted one after another, each grant naming the previous owner, and
+          the one that held the monitor longest meanwhile is its holder. Choose a burst to select it and pin its holder&apos;s lane on top.
         </p>
         <table aria-label="Locks" className="grid">
           <thead>

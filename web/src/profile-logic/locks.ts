@@ -2,8 +2,9 @@
  * Lock blame: who held the lock while everyone waited.
  *
  *   waits on one object (class + address) ─ sorted by start ─ overlapping waits form a burst
- *   ─ in a burst the waiters are granted one after another (by end): the first grant's previous
- *   owner held the monitor through the burst; each later grant's previous owner should be the
+ *   ─ in a burst the waiters are granted one after another (by end): each grant's previous owner
+ *   held the monitor since the grant before; the one that held it longest (most often the first
+ *   grant's, through the burst) is the holder; each later grant's previous owner should be the
  *   waiter granted before it (or the holder again), which checks the chain
  *
  *   holder H ███████████████████████░ (not waiting: it holds the lock)
@@ -36,7 +37,7 @@ export interface Burst {
   /** ms waited in all, and the part of it inside the range asked about. */
   total: number;
   clipped: number;
-  /** Thread row of the holder (the first grant's previous owner); -1 when the recording cannot tell. */
+  /** Thread row of the holder (the previous owner that held it longest in the burst); -1 when the recording cannot tell. */
   holder: number;
   /** Grants whose previous owner is the waiter granted before them or the holder, of those after the first. */
   chainOk: number;
@@ -120,9 +121,23 @@ function burstOf(profile: Profile, waits: IndexIntoEvents[], kind: LockKind, sta
     clipped += range ? Math.max(0, Math.min(s + d, range[1]) - Math.max(s, range[0])) : d;
     threads.add(e.thread[i]);
   }
-  // The holder: the first grant's previous owner, when the recording names one.
+  // The holder: the previous owner that held the monitor longest while others waited, each grant's
+  // previous owner holding it since the grant before (the first's, since the burst began). Most
+  // often the first grant's: it held the monitor through the burst; but when the holder itself
+  // waited to enter, its own grant comes first and names whoever held the monitor a moment before.
   const first = waits[0];
-  const holder = kind === 'monitor' && e.peer[first] >= 0 ? e.peer[first] : -1;
+  let holder = -1;
+  if (kind === 'monitor') {
+    const held = new Map<number, number>();
+    let since = start;
+    for (const i of waits) {
+      const until = e.start[i] + e.duration[i];
+      if (e.peer[i] >= 0) held.set(e.peer[i], (held.get(e.peer[i]) ?? 0) + (until - since));
+      since = until;
+    }
+    let most = -Infinity;
+    for (const [t, ms] of held) if (ms > most || (ms === most && t === e.peer[first])) [holder, most] = [t, ms];
+  }
   let chainOk = 0;
   let chainBroken = 0;
   if (holder >= 0) {

@@ -3,7 +3,7 @@
  * and 17, multi-chunk, damaged) and on every fixture: each runs, and what it reports keeps the
  * invariants the truth imposes, checked against the events themselves by brute force:
  * threads waiting never exceed the threads that wait, a burst's waits overlap and its clipped
- * wait is within its total, a holder comes from the first grant's previous owner, a range's
+ * wait is within its total, a holder is the previous owner that held the monitor longest, a range's
  * count of waits equals a direct overlap count, wait kinds cover exactly the interval events.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -49,14 +49,21 @@ describe('the analyses on every recording', () => {
       for (const v of sum) expect(v).toBeLessThanOrEqual(8 * waiting.size + 1e-6);
       for (const k of WAIT_KINDS) for (const tr of waits[k]) expect(covered(tr, 0, dur + 1)).toBeLessThanOrEqual(dur + 1 + 1e-6);
 
-      // Bursts: waits overlap in a chain, clipped within total, holder the first grant's previous owner.
+      // Bursts: waits overlap in a chain, clipped within total, holder the previous owner that held it longest.
       const range: [number, number] = [dur * 0.25, dur * 0.75];
       for (const b of lockBursts(p, idx, kinds, range)) {
         expect(b.clipped).toBeLessThanOrEqual(b.total + 1e-6);
         expect(b.start).toBeLessThanOrEqual(range[1]);
         expect(b.end).toBeGreaterThan(range[0]);
-        const first = b.waits[0];
-        expect(b.holder).toBe(b.kind === 'monitor' && e.peer[first] >= 0 ? e.peer[first] : -1);
+        // The holder held the monitor longest: each grant's previous owner since the grant before.
+        const held = new Map<number, number>();
+        let since = b.start;
+        for (const i of b.waits) {
+          if (e.peer[i] >= 0) held.set(e.peer[i], (held.get(e.peer[i]) ?? 0) + e.start[i] + e.duration[i] - since);
+          since = e.start[i] + e.duration[i];
+        }
+        if (b.kind !== 'monitor' || held.size === 0) expect(b.holder).toBe(-1);
+        else expect(held.get(b.holder)).toBe(Math.max(...held.values()));
         for (let k = 1; k < b.waits.length; k++) {
           const end = (i: number) => e.start[i] + e.duration[i];
           expect(end(b.waits[k])).toBeGreaterThanOrEqual(end(b.waits[k - 1]));

@@ -39,6 +39,18 @@ describe('lock blame', () => {
     expect(callTree(p, waiterWeights(p, b)).value).toBeCloseTo(390 + 381 + 372, 6);
   });
 
+  it('names the thread that held the monitor longest while others waited, when the holder itself waited to enter', () => {
+    // 'other' holds the monitor briefly (0–2); 'holder' waits for it from 1 and enters at 2; w1,
+    // already waiting since 1.5, is granted only when the holder lets go at 500; w2 and w3, who
+    // came at 100, after it. The first grant (the holder's, at 2) names 'other', who held it 2 ms;
+    // 'holder' held it 498 ms while three threads waited.
+    const p = buildProfile(TYPES, THREADS, [wait(1, 0, 1, 4), wait(1.5, 1, 498.5, 0), wait(100, 2, 401, 1), wait(100, 3, 402, 2)]);
+    const [b] = lockBursts(p, indexEvents(p), waitKinds(p), null);
+    expect([b.start, b.end, b.waiters]).toEqual([1, 502, 4]);
+    expect(p.strings[p.threads.name[b.holder]]).toBe('holder');
+    expect([b.chainOk, b.chainBroken]).toEqual([3, 0]);
+  });
+
   it('says when the chain does not hold', () => {
     // w2's previous owner is 'other', neither w1 (granted before it) nor the holder.
     const p = buildProfile(TYPES, THREADS, [wait(10, 1, 390, 0), wait(20, 2, 381, 4), wait(30, 3, 372, 2)]);
