@@ -51,6 +51,11 @@ export function damageReport(info: RecordingInfo): string[] {
   return out;
 }
 
+/** Whether something of the recording could not be read: a problem other than a chunk still being written. */
+export function isDamaged(info: RecordingInfo): boolean {
+  return info.errors.some((e) => !IN_PROGRESS.test(bare(e.message)));
+}
+
 /**
  * The sentence the page shows over a recording with problems: `damaged` unless the only
  * problem is a chunk still being written; null when nothing is wrong.
@@ -58,6 +63,6 @@ export function damageReport(info: RecordingInfo): string[] {
 export function damageNotice(info: RecordingInfo): { damaged: boolean; text: string } | null {
   const report = damageReport(info);
   if (report.length === 0) return null;
-  const damaged = info.errors.some((e) => !IN_PROGRESS.test(bare(e.message)));
+  const damaged = isDamaged(info);
   return { damaged, text: `${damaged ? 'The recording is damaged; showing what could be read.' : 'Showing what could be read.'} ${report.join(' ')}` };
 }

@@ -4,6 +4,7 @@
  * labels). Pure functions of their inputs; the component decides when to call them.
  */
 import type { Profile } from '../../columns/profile';
+import { isDamaged } from '../../profile-logic/damage';
 import type { Filtered } from '../../profile-logic/filters';
 import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
 import { IntervalWalk, type Intervals } from '../../profile-logic/intervals';
@@ -109,7 +110,7 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
         ? `${formatDate(clock + vp[0])} UTC`
         : f.zoomed
           ? `${formatMs(vp[0])} – ${formatMs(vp[1])}`
-          : profile.info.errors.length && profile.info.dataEndMs !== null
+          : isDamaged(profile.info) && profile.info.dataEndMs !== null
             ? `data ends at ${formatMs(profile.info.dataEndMs - profile.info.startMs)} (cut)`
             : 'whole recording',
       8,
