@@ -475,6 +475,20 @@ impl<'a> Chunk<'a> {
         Ok(())
     }
 
+    /// The ids of the readable entries of the pool of `class`, in increasing order.
+    pub(crate) fn pool_ids(&self, class: usize) -> Vec<u64> {
+        let mut p = self.pools.borrow_mut();
+        if !p.ready.get(class).copied().unwrap_or(false) {
+            self.ensure(&mut p, class);
+        }
+        let mut ids: Vec<u64> = match p.by_class.get(&class) {
+            Some(pool) => pool.entries.iter().filter(|(_, &v)| v & 1 == 0).map(|(&id, _)| id).collect(),
+            None => Vec::new(),
+        };
+        ids.sort_unstable();
+        ids
+    }
+
     /// A reader positioned on the value of pool entry `id` of class `class`.
     pub(crate) fn pool_reader(&self, class: usize, id: u64) -> Option<Reader<'a>> {
         let pos = {

@@ -44,12 +44,14 @@ fn register_type(c: &crate::metadata::ClassDesc, rec: &mut Recording) -> u32 {
 /// gets every row when asked for by name: the count pass says it has a stack.) Types are
 /// identified by name, never by this chunk's type ids: two chunks may number and lay out the
 /// same type differently.
-pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass) {
-    decode_chunk_with(chunk, rec, only, pass, true)
+/// `threads`: thread pool ids whose identity is carried over from earlier chunks
+/// ([`crate::ThreadChain`]).
+pub(crate) fn decode_chunk(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass, threads: crate::ThreadMap) {
+    decode_chunk_with(chunk, rec, only, pass, true, threads)
 }
 
 /// [`decode_chunk`], with [`decode_fast`] or (`fast` false, for tests) the general path only.
-fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass, fast: bool) {
+fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[String]>, pass: crate::Pass, fast: bool, threads: crate::ThreadMap) {
     let rows_only = pass == crate::Pass::Rows;
     let md = &chunk.md;
     // One slot per event class: its global type row, how many events, whether it feeds the
@@ -103,7 +105,7 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
     }
 
     let first_row = rec.events.len();
-    let mut d = Resolver::new(chunk);
+    let mut d = Resolver::new(chunk).with_thread_overrides(threads);
     let mut out = RowSink::new(chunk);
     let mut errors = Vec::new();
     // Events of one type tend to come in runs: the type of the previous event when it has a
@@ -796,7 +798,7 @@ mod tests {
             rec.chunks.push(h.clone());
             match Chunk::from_bytes(&data[h.offset as usize..], h, i) {
                 Ok(c) => {
-                    decode_chunk_with(&c, &mut rec, None, crate::Pass::Full, fast);
+                    decode_chunk_with(&c, &mut rec, None, crate::Pass::Full, fast, Default::default());
                     rec.errors.extend(c.pool_errors());
                 }
                 Err(e) => rec.errors.push(e),

@@ -39,6 +39,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
 pub use table::{type_table, Column, ColumnData, ColumnKind, TypeTable, Unit};
 pub use value::Value;
+pub use resolve::{chain_step, chain_threads, ChunkThreads, ThreadIdentity, ThreadMap};
 
 use rustc_hash::FxHashMap;
 
@@ -106,6 +107,26 @@ pub struct Recording {
     pub shape: shape::Shape,
     /// Errors, in file order.
     pub errors: Vec<Error>,
+    /// How thread pool ids resolve across chunks.
+    pub thread_chain: ThreadChain,
+    /// Per chunk a count pass read (same order as `chunks`): its index and its thread pool, as
+    /// the chunk writes it. The caller chains them ([`chain_threads`]) when it decodes chunks
+    /// apart (the browser's workers), and gives the result back as [`ThreadChain::given`].
+    pub chunk_threads: Vec<(usize, ChunkThreads)>,
+}
+
+/// Thread identities across chunks, as the JDK reads them: a thread pool id the previous chunk's
+/// pool holds keeps the previous chunk's thread ([`chain_step`]), so a thread renamed while
+/// recording keeps its first name as long as every chunk since lists it.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadChain {
+    /// Per chunk index, its overrides, from [`chain_threads`] over every chunk of the recording
+    /// (for chunks decoded apart). `None`: chained while decoding, each chunk after the one
+    /// decoded just before it when that is the chunk before it in the file (a whole file read
+    /// in order, as the CLI does).
+    pub given: Option<FxHashMap<usize, ThreadMap>>,
+    /// The chunk decoded last and the thread identities it ended with.
+    last: Option<(usize, ThreadMap)>,
 }
 
 /// Which event types to decode into rows, and what else a pass over the chunks records.
@@ -206,6 +227,27 @@ impl Recording {
         }
     }
 
+    /// The overrides of `chunk`'s thread pool ids (see [`ThreadChain`]); a count pass (`counts`)
+    /// also keeps the chunk's own entries in `chunk_threads`.
+    fn thread_overrides(&mut self, chunk: &Chunk<'_>, counts: bool) -> ThreadMap {
+        if !counts {
+            if let Some(g) = &self.thread_chain.given {
+                return g.get(&chunk.index).cloned().unwrap_or_default();
+            }
+        }
+        let own = resolve::chunk_threads(chunk);
+        let prev = match self.thread_chain.last.take() {
+            Some((i, m)) if i + 1 == chunk.index => m,
+            _ => ThreadMap::default(),
+        };
+        let (last, overrides) = chain_step(&prev, &own);
+        self.thread_chain.last = Some((chunk.index, last));
+        if counts {
+            self.chunk_threads.push((chunk.index, own));
+        }
+        overrides
+    }
+
     /// Wall-clock start of the recording (ns since the epoch): the earliest chunk start.
     pub fn start_nanos(&self) -> i64 {
         self.chunks.iter().map(|c| c.start_nanos).min().unwrap_or(0)
@@ -286,7 +328,8 @@ fn decode_opened(chunk: Result<Chunk<'_>>, header: ChunkHeader, opts: &Options, 
     }
     match chunk {
         Ok(chunk) => {
-            decode::decode_chunk(&chunk, rec, opts.only.as_deref(), opts.pass);
+            let threads = rec.thread_overrides(&chunk, opts.pass.counts_only());
+            decode::decode_chunk(&chunk, rec, opts.only.as_deref(), opts.pass, threads);
             // Every pool's errors, or those of the pools the pass looked into (an overview
             // resolves the description's few references, a rows pass those of its rows).
             match opts.pass {

@@ -71,6 +71,92 @@ pub(crate) struct Resolver<'a> {
     frame_cache: FxHashMap<(u64, i32, i32, u64), u32>,
     /// (StackFrame class, whether it has the standard layout).
     standard: Option<(usize, bool)>,
+    /// Thread pool id → the identity carried over from earlier chunks ([`chain_step`]), where
+    /// it differs from this chunk's own entry.
+    thread_overrides: FxHashMap<u64, ThreadIdentity>,
+}
+
+/// A thread as jfrscope tells threads apart: name (the Java name, else the OS name), OS and
+/// Java thread ids ([`ABSENT`] when missing), and whether it is virtual.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ThreadIdentity {
+    /// The Java name, else the OS name.
+    pub name: String,
+    /// OS thread id, [`ABSENT`] when missing.
+    pub os_id: i64,
+    /// Java thread id, [`ABSENT`] when missing.
+    pub java_id: i64,
+    /// A virtual thread.
+    pub is_virtual: bool,
+}
+
+/// One chunk's thread pool: (pool id, identity as the chunk writes it), ids increasing.
+pub type ChunkThreads = Vec<(u64, ThreadIdentity)>;
+
+/// Pool id → identity.
+pub type ThreadMap = FxHashMap<u64, ThreadIdentity>;
+
+/// One step of the JDK's reading of thread pools across chunks (jdk.jfr's ChunkParser reuses
+/// the previous chunk's resolved constant for every key the previous chunk's pool holds):
+/// given the identities the previous chunk ended with (`prev`) and this chunk's own entries,
+/// returns (the identities this chunk ends with, the overrides: ids whose identity is carried
+/// over and differs from the chunk's own entry). A thread renamed while recording keeps the
+/// name of the first chunk of the unbroken run of chunks whose pools hold its id.
+pub fn chain_step(prev: &ThreadMap, own: &[(u64, ThreadIdentity)]) -> (ThreadMap, ThreadMap) {
+    let mut last = ThreadMap::default();
+    let mut overrides = ThreadMap::default();
+    for (id, t) in own {
+        match prev.get(id) {
+            Some(p) => {
+                if p != t {
+                    overrides.insert(*id, p.clone());
+                }
+                last.insert(*id, p.clone());
+            }
+            None => {
+                last.insert(*id, t.clone());
+            }
+        }
+    }
+    (last, overrides)
+}
+
+/// [`chain_step`] over a file's chunks (or a repository's, in time order): per chunk, its
+/// overrides.
+pub fn chain_threads(chunks: &[ChunkThreads]) -> Vec<ThreadMap> {
+    let mut prev = ThreadMap::default();
+    chunks
+        .iter()
+        .map(|own| {
+            let (last, overrides) = chain_step(&prev, own);
+            prev = last;
+            overrides
+        })
+        .collect()
+}
+
+/// Every readable entry of a chunk's thread pool, as [`Resolver`] reads a thread.
+pub(crate) fn chunk_threads(chunk: &Chunk<'_>) -> ChunkThreads {
+    let Some(class) = chunk.md.class_by_name("java.lang.Thread") else { return Vec::new() };
+    let mut scratch = Recording::default();
+    let mut d = Resolver::new(chunk);
+    let mut out = Vec::new();
+    for id in chunk.pool_ids(class) {
+        if let Some(row) = d.thread_uncached(chunk, &mut scratch, class, id) {
+            let t = &scratch.threads;
+            let r = row as usize;
+            out.push((
+                id,
+                ThreadIdentity {
+                    name: scratch.strings.get(t.name[r] as i32).to_string(),
+                    os_id: t.os_id[r],
+                    java_id: t.java_id[r],
+                    is_virtual: t.virtual_[r] != 0,
+                },
+            ));
+        }
+    }
+    out
 }
 
 const THREAD_FIELDS: &[&str] = &["osName", "osThreadId", "javaName", "javaThreadId", "virtual"];
@@ -137,7 +223,14 @@ impl<'a> Resolver<'a> {
             codes: vec![None; chunk.md.classes.len()],
             frame_cache: FxHashMap::default(),
             standard: None,
+            thread_overrides: FxHashMap::default(),
         }
+    }
+
+    /// Resolve these thread pool ids to the identities carried over from earlier chunks.
+    pub(crate) fn with_thread_overrides(mut self, overrides: ThreadMap) -> Self {
+        self.thread_overrides = overrides;
+        self
     }
 
     /// (Shared, not copied: a stack trace's codes are asked for once per stack.)
@@ -157,6 +250,12 @@ impl<'a> Resolver<'a> {
     }
 
     fn thread_uncached(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, class: usize, id: u64) -> Option<i32> {
+        if let Some(t) = self.thread_overrides.get(&id) {
+            if chunk.pool_reader(class, id).is_some() {
+                let name = rec.strings.intern(&t.name);
+                return Some(rec.threads.intern_thread(name, t.os_id, t.java_id, t.is_virtual) as i32);
+            }
+        }
         let mut r = chunk.pool_reader(class, id)?;
         let c = &chunk.md.classes[class];
         let (mut os_name, mut java_name) = (NONE, NONE);

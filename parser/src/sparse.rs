@@ -221,10 +221,11 @@ fn one_pool(r: &mut Reader<'_>, pos: usize) -> Option<u64> {
 
 /// Per class index: whether the overview may look into its pool: the classes of the fields it
 /// decodes of the description's event types ([`crate::INFO_FIELDS`]), those their fields refer
-/// to at any depth, and strings.
+/// to at any depth, strings and threads.
 fn needed_classes(md: &Metadata) -> Vec<bool> {
     let mut needed = vec![false; md.classes.len()];
-    let mut todo: Vec<usize> = md.class_by_name("java.lang.String").into_iter().collect();
+    // Threads too: every chunk's thread pool is read for the identities chained across chunks.
+    let mut todo: Vec<usize> = ["java.lang.String", "java.lang.Thread"].iter().filter_map(|n| md.class_by_name(n)).collect();
     for c in &md.classes {
         let n = c.name.as_str();
         if crate::decode::INFO_TYPES.contains(&n) || crate::FLAG_TYPES.contains(&n) {

@@ -246,3 +246,54 @@ fn events_of_a_chunk_cut_before_its_pools_are_marked_stack_lost() {
     assert_eq!(rec.stacks_lost(), 0);
     assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.work 3"]);
 }
+
+fn ident(name: &str, os: i64) -> crate::ThreadIdentity {
+    crate::ThreadIdentity { name: name.into(), os_id: os, java_id: os, is_virtual: false }
+}
+
+#[test]
+fn thread_chain_keeps_the_first_chunk_identity_while_the_pools_hold_the_id() {
+    use crate::chain_threads;
+    let chunks = vec![
+        vec![(1, ident("main", 100)), (2, ident("worker", 200))],
+        // id 1 renamed: carried over; id 2 gone from this chunk; id 3 new.
+        vec![(1, ident("renamed", 100)), (3, ident("pool-1", 300))],
+        // id 1 still held: still "main"; id 2 back: the chain was broken, its own entry.
+        vec![(1, ident("renamed again", 100)), (2, ident("worker 2", 200)), (3, ident("pool-1", 300))],
+        // id 1 missing here…
+        vec![(3, ident("pool-1b", 300))],
+        // …so its next entry is its own.
+        vec![(1, ident("last", 100))],
+    ];
+    let o = chain_threads(&chunks);
+    assert_eq!(o.len(), 5);
+    assert!(o[0].is_empty());
+    assert_eq!(o[1].get(&1), Some(&ident("main", 100)));
+    assert_eq!(o[1].len(), 1, "a new id takes its own entry: {:?}", o[1]);
+    assert_eq!(o[2].get(&1), Some(&ident("main", 100)));
+    assert_eq!(o[2].get(&2), None, "id 2 was missing from chunk 1");
+    assert_eq!(o[2].len(), 1, "id 3 is the same as written: no override");
+    assert_eq!(o[3].get(&3), Some(&ident("pool-1", 300)));
+    assert!(o[4].is_empty(), "chunk 3 lacks id 1: {:?}", o[4]);
+}
+
+#[test]
+fn a_thread_renamed_in_a_later_chunk_keeps_its_first_name_when_read_whole() {
+    let first = chunk(&[metadata(&basic_classes()), checkpoint(&basic_pools()), event(20, &sample(1, 1, 1))], 0, Some(1), 0);
+    let mut pools = basic_pools();
+    pools[0] = (4, vec![(1, thread("renamed", 100, 1)), (2, thread("other", 101, 2))]);
+    let second = chunk(&[metadata(&basic_classes()), checkpoint(&pools), event(20, &sample(1, 1, 1)), event(20, &sample(2, 2, 1))], 0, Some(1), 10);
+    let names = |rec: &crate::Recording| -> Vec<String> {
+        rec.events.thread.iter().map(|&t| rec.strings.get(rec.threads.name[t as usize] as i32).to_string()).collect()
+    };
+    let whole = parse(&[first.clone(), second.clone()].concat(), &Options::default());
+    assert!(whole.errors.is_empty(), "{:?}", whole.errors);
+    assert_eq!(names(&whole), vec!["main", "main", "other"]);
+    // The second chunk alone names its own thread.
+    assert_eq!(names(&parse(&second, &Options::default())), vec!["renamed", "other"]);
+    // A count pass keeps each chunk's own entries for a caller that decodes chunks apart.
+    let counted = parse(&[first, second].concat(), &Options { only: None, pass: crate::Pass::Count });
+    assert_eq!(counted.chunk_threads.len(), 2);
+    assert_eq!(counted.chunk_threads[1].0, 1);
+    assert_eq!(counted.chunk_threads[1].1[0].1.name, "renamed");
+}
