@@ -115,6 +115,9 @@ pub struct Recording {
     pub chunk_threads: Vec<(usize, ChunkThreads)>,
 }
 
+/// Per chunk index, its thread overrides (see [`ThreadChain`]).
+pub type ChunkOverrides = FxHashMap<usize, ThreadMap>;
+
 /// Thread identities across chunks, as the JDK reads them: a thread pool id the previous chunk's
 /// pool holds keeps the previous chunk's thread ([`chain_step`]), so a thread renamed while
 /// recording keeps its first name as long as every chunk since lists it.
@@ -124,7 +127,7 @@ pub struct ThreadChain {
     /// (for chunks decoded apart). `None`: chained while decoding, each chunk after the one
     /// decoded just before it when that is the chunk before it in the file (a whole file read
     /// in order, as the CLI does).
-    pub given: Option<FxHashMap<usize, ThreadMap>>,
+    pub given: Option<ChunkOverrides>,
     /// The chunk decoded last and the thread identities it ended with.
     last: Option<(usize, ThreadMap)>,
 }
@@ -229,7 +232,7 @@ impl Recording {
 
     /// The overrides of `chunk`'s thread pool ids (see [`ThreadChain`]); a count pass (`counts`)
     /// also keeps the chunk's own entries in `chunk_threads`.
-    fn thread_overrides(&mut self, chunk: &Chunk<'_>, counts: bool) -> ThreadMap {
+    pub(crate) fn thread_overrides(&mut self, chunk: &Chunk<'_>, counts: bool) -> ThreadMap {
         if !counts {
             if let Some(g) = &self.thread_chain.given {
                 return g.get(&chunk.index).cloned().unwrap_or_default();

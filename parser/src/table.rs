@@ -422,7 +422,9 @@ impl TypeTable {
             return;
         };
         let type_id = md.classes[class].id;
-        let mut w = Walk::new(chunk, self.origin_nanos);
+        // Threads as the JDK names them across chunks (crate::ThreadChain).
+        let threads = rec.thread_overrides(chunk, false);
+        let mut w = Walk::new(chunk, self.origin_nanos, threads);
         w.declare(self, class);
         let mut errors = 0usize;
         let scan = chunk.scan(|pos, _, ty| {
@@ -517,12 +519,12 @@ struct Walk<'c, 'a> {
 const SUFFIX: [&str; 4] = ["", ".javaThreadId", ".osThreadId", ".topFrame"];
 
 impl<'c, 'a> Walk<'c, 'a> {
-    fn new(chunk: &'c Chunk<'a>, origin_nanos: i64) -> Walk<'c, 'a> {
+    fn new(chunk: &'c Chunk<'a>, origin_nanos: i64, threads: crate::ThreadMap) -> Walk<'c, 'a> {
         Walk {
             chunk,
             shown: Shown::new(chunk, origin_nanos),
             ticks: Ticks::new(&chunk.header),
-            res: Resolver::new(chunk),
+            res: Resolver::new(chunk).with_thread_overrides(threads),
             thread_class: chunk.md.class_by_name("java.lang.Thread"),
             stack_class: chunk.md.class_by_name("jdk.types.StackTrace"),
             paths: FxHashMap::default(),

@@ -94,6 +94,31 @@ fn f64_ids(v: &[i64]) -> Vec<f64> {
     v.iter().map(|&x| if x == i64::MIN { f64::NAN } else { x as f64 }).collect()
 }
 
+/// Per chunk index, its thread overrides: the chunks' thread pools (`order` the chunk indices in
+/// file order; one entry per pool entry: its chunk, id, name, OS and Java ids, NaN when absent,
+/// and whether it is virtual) chained by the parser's `chain_threads`.
+#[allow(clippy::too_many_arguments)]
+fn thread_chain(order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) -> jfrscope_parser::ChunkOverrides {
+    let pos: std::collections::HashMap<u32, usize> = order.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut per: Vec<jfrscope_parser::ChunkThreads> = vec![Vec::new(); order.len()];
+    let id_of = |v: f64| if v.is_finite() { v as i64 } else { i64::MIN };
+    for (k, name) in names.into_iter().enumerate() {
+        let (Some(&c), Some(&id)) = (chunk.get(k), ids.get(k)) else { break };
+        let Some(&at) = pos.get(&c) else { continue };
+        per[at].push((
+            id as u64,
+            jfrscope_parser::ThreadIdentity {
+                name,
+                os_id: os.get(k).copied().map_or(i64::MIN, id_of),
+                java_id: java.get(k).copied().map_or(i64::MIN, id_of),
+                is_virtual: virt.get(k).is_some_and(|&v| v != 0),
+            },
+        ));
+    }
+    let overrides = jfrscope_parser::chain_threads(&per);
+    order.iter().map(|&c| c as usize).zip(overrides).collect()
+}
+
 #[wasm_bindgen]
 impl Parser {
     /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
@@ -134,6 +159,18 @@ impl Parser {
         let only = names.lines().filter(|n| !n.is_empty()).map(str::to_string).collect();
         let opts = Options { only: Some(only), pass: jfrscope_parser::Pass::Rows };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
+    }
+
+    /// The thread pools of every chunk of the recording, as count passes read them (each
+    /// group's `chunkThreads`), in file order (time order for several files): `order` the chunk
+    /// indices, then one entry per pool entry: its chunk, id, name, OS and Java ids (NaN when
+    /// absent) and whether it is virtual. Chained as the JDK reads them (the parser's
+    /// `chain_threads`), a rows pass then resolves each chunk's thread ids to the identity the
+    /// run of chunks holding them started with, as one reader of the whole file would.
+    #[wasm_bindgen(js_name = setThreadChain)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_thread_chain(&mut self, order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
+        self.rec.thread_chain.given = Some(thread_chain(order, chunk, ids, names, os, java, virt));
     }
 
     /// Room for `rows` more event rows (the count pass knows how many a rows pass will add), so
@@ -417,6 +454,19 @@ impl Parser {
             }
             s.push(']');
         }
+        // Per chunk counted: its index and its thread pool, [id, name, OS id, Java id, virtual]
+        // (ids null when absent).
+        s.push_str("],\"chunkThreads\":[");
+        for (i, (c, threads)) in r.chunk_threads.iter().enumerate() {
+            let _ = write!(s, "{}{{\"chunk\":{c},\"threads\":[", if i > 0 { "," } else { "" });
+            for (k, (id, t)) in threads.iter().enumerate() {
+                let _ = write!(s, "{}[{id},", if k > 0 { "," } else { "" });
+                json_string(&t.name, &mut s);
+                let n = |v: i64| if v == i64::MIN { "null".to_string() } else { v.to_string() };
+                let _ = write!(s, ",{},{},{}]", n(t.os_id), n(t.java_id), t.is_virtual as u8);
+            }
+            s.push_str("]}");
+        }
         s.push_str("],\"errors\":[");
         for (i, e) in r.errors.iter().enumerate() {
             if i > 0 {
@@ -543,6 +593,14 @@ impl TableReader {
     pub fn new(type_name: &str, origin_ms: f64) -> TableReader {
         let origin_nanos = (origin_ms * 1e6) as i64;
         TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ms }
+    }
+
+    /// Every chunk's thread pool, as `Parser.setThreadChain` takes them: threads named as the
+    /// JDK names them across chunks.
+    #[wasm_bindgen(js_name = setThreadChain)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_thread_chain(&mut self, order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
+        self.rec.thread_chain.given = Some(thread_chain(order, chunk, ids, names, os, java, virt));
     }
 
     /// Add the rows of the whole chunks in `bytes`, which start at absolute `base_offset` of the

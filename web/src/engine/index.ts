@@ -18,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
-import { eventBuffers, type Description, type PartColumns, type ShapeBins } from './parts';
+import { eventBuffers, type ChunkThreads, type Description, type PartColumns, type ShapeBins } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
@@ -303,14 +303,21 @@ export class WorkerGroup implements GroupDecoder {
     return m.description;
   }
 
-  async rows(types: string[], expected: number, onProgress: (done: number) => void, onPiece: (p: PartColumns, last: boolean) => void, chunks?: number[]): Promise<void> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks }, onProgress, (p) => onPiece(p, false));
+  async rows(
+    types: string[],
+    expected: number,
+    onProgress: (done: number) => void,
+    onPiece: (p: PartColumns, last: boolean) => void,
+    chunks?: number[],
+    threads?: ChunkThreads[],
+  ): Promise<void> {
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }
 
-  async table(type: string, onProgress: (done: number) => void): Promise<TablePart> {
-    const m = await this.ask({ kind: 'table', id: this.next++, type }, onProgress);
+  async table(type: string, onProgress: (done: number) => void, threads?: ChunkThreads[]): Promise<TablePart> {
+    const m = await this.ask({ kind: 'table', id: this.next++, type, threads }, onProgress);
     if (m.kind !== 'table') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     return m.part;
   }
@@ -566,10 +573,14 @@ export async function loadTypeTable(
     signal?.addEventListener('abort', () => reject(new CancelledError()), { once: true });
   });
   const parts = o.groups.map((g, i) =>
-    g.table(type, (n) => {
-      done[i] = n;
-      if (!signal?.aborted) onProgress(done.reduce((a, b) => a + b, 0), total);
-    }),
+    g.table(
+      type,
+      (n) => {
+        done[i] = n;
+        if (!signal?.aborted) onProgress(done.reduce((a, b) => a + b, 0), total);
+      },
+      o.session.threads,
+    ),
   );
   return joinTableParts(type, await Promise.race([Promise.all(parts), aborted]));
 }

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
+import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, threadChain, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
@@ -52,8 +52,10 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   });
   const description = mergeDescriptions(counted);
   const names = description.types.filter(decodable).map((t) => t.name);
+  const threads = threadChain(counted);
   const cols: PartColumns[] = groups.map((g) => {
     const p = new Parser(originMs) as unknown as WasmParser;
+    setThreadChain(p, threads);
     if (names.length && g.length) each(g, (b, o, i) => p.rowsChunks(b, o, i, names.join('\n')));
     const part = readPart(p);
     p.free();
@@ -88,7 +90,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     return {
       size: end - base,
       count: async (onProgress, onShape) => (counted = await countGroup(make, source, onProgress, onShape)),
-      rows: (types, expected, onProgress, onPiece, chunks) =>
+      rows: (types, expected, onProgress, onPiece, chunks, threads) =>
         rowsGroup(
           make,
           source,
@@ -103,6 +105,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
           chunks,
           { buffers, memory },
           mostRowsInAChunk(counted, types, chunks),
+          threads,
         ),
       buffers,
     };
@@ -112,7 +115,8 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
 
 /**
  * Every event of `type` with every field, as the page's loadTypeTable makes it: `parts` groups
- * of chunks, each read by its own wasm TableReader chunk by chunk, joined in file order.
+ * of chunks, each read by its own wasm TableReader chunk by chunk (threads named across chunks
+ * from the count pass's thread pools), joined in file order.
  */
 export async function typeTableInNode(input: Uint8Array, type: string, parts = 1): Promise<Table> {
   initWasm();
@@ -121,12 +125,14 @@ export async function typeTableInNode(input: Uint8Array, type: string, parts = 1
   const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
   const make = () => new TableReader(type, originMs) as unknown as WasmTableReader;
   const groups = spans.length ? partition(spans, parts) : [[]];
-  const tables = await Promise.all(
-    groups.map((g) => {
-      const base = g.length ? g[0].offset : 0;
-      const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
-      return tableGroup(make, sourceOf(buf.slice(base, end), base, g), () => {});
-    }),
-  );
+  const sources = groups.map((g) => {
+    const base = g.length ? g[0].offset : 0;
+    const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
+    return sourceOf(buf.slice(base, end), base, g);
+  });
+  // The count pass first, as the page's: every chunk's thread pool, for the threads' names.
+  const counted = await Promise.all(sources.map((src) => countGroup(() => new Parser(originMs) as unknown as WasmParser, src, () => {})));
+  const threads = threadChain(counted);
+  const tables = await Promise.all(sources.map((src) => tableGroup(make, src, () => {}, threads)));
   return joinTableParts(type, tables);
 }

@@ -43,11 +43,12 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
       req.chunks,
       { buffers, memory },
       mostRowsInAChunk(counted, req.types, req.chunks),
+      req.threads,
     );
     // The file's bytes stay on disk from now on; later rounds and event details read them again.
     source.release();
   } else if (req.kind === 'table') {
-    const part = await tableGroup(() => new TableReader(req.type, originMs) as unknown as WasmTableReader, source, progress);
+    const part = await tableGroup(() => new TableReader(req.type, originMs) as unknown as WasmTableReader, source, progress, req.threads);
     post({ kind: 'table', id: req.id, part }, tablePartTransferables(part));
   } else {
     const span = source.spans.find((s) => s.index === req.chunk);

@@ -37,6 +37,8 @@ export interface Description {
   chunkCounts?: number[][];
   /** From the count pass. */
   shape?: ShapeBins;
+  /** Per chunk the count pass read, its thread pool as the chunk writes it (one decoder's own description only). */
+  chunkThreads?: ChunkThreads[];
   errors: { message: string; chunk: number; offset: number }[];
   info: {
     jvm: { name: string; version: string; args: string; flags: string } | null;
@@ -51,6 +53,37 @@ export interface Description {
     /** Rows whose stack was lost (stack -2). */
     stacksLost?: number;
   };
+}
+
+/**
+ * One chunk's thread pool, as the chunk writes it: `chunk` its index in the file (in the virtual
+ * file of several), `threads` its entries [pool id, name, OS thread id, Java thread id (null when
+ * absent), 1 for a virtual thread]. The JDK's reader carries a thread from chunk to chunk while
+ * the pools keep its id (a renamed thread keeps its first name): every chunk's pool, in file
+ * order, is handed to each rows pass (setThreadChain), which chains them as the JDK does.
+ */
+export interface ChunkThreads {
+  chunk: number;
+  threads: [number, string, number | null, number | null, number][];
+}
+
+/** Every chunk's thread pool from the decoders' count passes (each group's chunks in order), in file order. */
+export function threadChain(counted: Description[]): ChunkThreads[] {
+  return counted.flatMap((d) => d.chunkThreads ?? []).sort((a, b) => a.chunk - b.chunk);
+}
+
+/** Hand a parser (or a table reader) every chunk's thread pool (threadChain), so its rows resolve threads as the JDK does across chunks. */
+export function setThreadChain(p: Pick<WasmParser, 'setThreadChain'>, chain: ChunkThreads[]): void {
+  const entries = chain.flatMap((c) => c.threads.map((t) => [c.chunk, t] as const));
+  p.setThreadChain(
+    Uint32Array.from(chain, (c) => c.chunk),
+    Uint32Array.from(entries, ([c]) => c),
+    Float64Array.from(entries, ([, t]) => t[0]),
+    entries.map(([, t]) => t[1]),
+    Float64Array.from(entries, ([, t]) => t[2] ?? NaN),
+    Float64Array.from(entries, ([, t]) => t[3] ?? NaN),
+    Uint8Array.from(entries, ([, t]) => t[4]),
+  );
 }
 
 export interface PartColumns {
@@ -241,6 +274,8 @@ export interface WasmParser {
   /** Count a chunk read in part (a SparseChunk, consumed). */
   countSparse(chunk: WasmSparseChunk, firstChunk: number): void;
   rowsChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number, names: string): void;
+  /** Every chunk's thread pool in file order (see setThreadChain). */
+  setThreadChain(order: Uint32Array, chunk: Uint32Array, ids: Float64Array, names: string[], os: Float64Array, java: Float64Array, virt: Uint8Array): void;
   reserveRows(rows: number): void;
   pendingRows(): number;
   nextPiece(): void;
@@ -601,7 +636,8 @@ export const PIECE_ROWS = 1 << 16;
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
  * piece (`last`) carries the errors decoding met. With `events`, the pieces' event columns are
  * copied into the buffers the page hands back (EventBuffers). `chunkRows`: the most rows of the
- * types in one chunk (mostRowsInAChunk), what the parser makes room for.
+ * types in one chunk (mostRowsInAChunk), what the parser makes room for. `threads`: every
+ * chunk's thread pool (threadChain), so threads resolve as one reader of the whole file does.
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -614,9 +650,11 @@ export async function rowsGroup(
   chunks?: number[],
   events?: { buffers: EventBuffers; memory: WebAssembly.Memory },
   chunkRows = 0,
+  threads?: ChunkThreads[],
 ): Promise<void> {
   const p = make();
   try {
+    if (threads?.length) setThreadChain(p, threads);
     // Room for the rows of the chunk with most of them on top of a piece not yet cut (a piece
     // ends where a chunk ends, once it holds pieceRows), so the columns never grow by doubling:
     // wasm memory keeps its peak.

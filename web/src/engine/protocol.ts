@@ -4,22 +4,22 @@
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
  *   count {id, hold}  ─▶ (progress | shape)* ─▶ counted {description}   (shape: the bins so far)
- *   rows {id, types, chunks?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
+ *   rows {id, types, chunks?, threads?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset} ─▶ fields {json}
- *   table {id, type}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
+ *   table {id, type, threads?}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  *   recycle {buffers}                               (no answer: a merged piece's event column
  *                                                     buffers, for the next pieces to reuse)
  */
-import type { Description, PartColumns, ShapeBins } from './parts';
+import type { ChunkThreads, Description, PartColumns, ShapeBins } from './parts';
 import type { TablePart } from './type-table';
 import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number; hold?: number }
-  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[] }
+  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ChunkThreads[] }
   | { kind: 'event'; id: number; chunk: number; offset: number }
-  | { kind: 'table'; id: number; type: string }
+  | { kind: 'table'; id: number; type: string; threads?: ChunkThreads[] }
   | { kind: 'recycle'; buffers: ArrayBuffer[] };
 
 export type WorkerResponse =

@@ -20,7 +20,7 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { decodable, type Description, type PartColumns, type ShapeBins } from './parts';
+import { decodable, threadChain, type ChunkThreads, type Description, type PartColumns, type ShapeBins } from './parts';
 import { mergeShapes } from './shape';
 import { Merger, mergeDescriptions, type PartData } from './merge';
 import { toProfile } from './tables';
@@ -40,6 +40,7 @@ export interface GroupDecoder {
     onProgress: (done: number) => void,
     onPiece: (piece: PartColumns, last: boolean) => void,
     chunks?: number[],
+    threads?: ChunkThreads[],
   ): Promise<void>;
 }
 
@@ -220,6 +221,8 @@ export class Session {
   private merger: Merger | null = null;
   /** Each group's own count pass. */
   private counted: Description[] = [];
+  /** Every chunk's thread pool in file order, for each rows pass and type table (threadChain). */
+  threads: ChunkThreads[] = [];
   private busy: Promise<unknown> = Promise.resolve();
   /** Types held as a time window only (too many rows to hold whole). */
   readonly windows = new Map<string, { fromMs: number; toMs: number; rows: number }>();
@@ -258,6 +261,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
+    this.threads = threadChain(this.counted);
     this.description.errors.push(...this.layoutErrors);
     this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };
@@ -356,6 +360,7 @@ export class Session {
               if (last) errors.push(...piece.description.errors);
             },
             window?.chunks[i],
+            this.threads,
           ),
         ),
       );

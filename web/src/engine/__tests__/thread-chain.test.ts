@@ -1,0 +1,115 @@
+/**
+ * Threads across chunks as the JDK reads them: jdk.jfr.consumer.RecordingFile reuses a thread
+ * the previous chunk's pool resolved for every id that chunk's pool also holds, so a thread
+ * renamed while recording keeps the name of the first chunk of the run of chunks listing it.
+ * fixtures/jdk17-renamed.jfr (three chunks; `cruncher` renames itself at 1.5 s, `job-N` every
+ * 500 ms) against the JDK's events per type and thread (fixtures/expected/
+ * jdk17-renamed.jfr.per-type.threads.tsv, tools/golden/PerType.java), decoded by two decoders
+ * each owning some of the chunks: opened lazily, after picking every deferred type, and as a
+ * folder of its chunks, each its own file (the JDK's repository stream reads those as one
+ * recording, carrying threads from file to file).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../../columns/profile';
+import { joinFiles } from '../index';
+import { chunkLayout } from '../layout';
+import { sessionInNode, typeTableInNode } from '../node';
+import type { Description } from '../parts';
+
+const root = resolve(__dirname, '../../../..');
+const whole = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-renamed.jfr')));
+const chunks = chunkLayout(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer);
+
+/** type → thread name → events, as RecordingFile reads the whole file. */
+const jdk = new Map<string, Map<string, number>>();
+for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-renamed.jfr.per-type.threads.tsv'), 'utf8').trim().split('\n')) {
+  const [type, thread, n] = line.split('\t');
+  if (!jdk.has(type)) jdk.set(type, new Map());
+  jdk.get(type)!.set(thread, Number(n));
+}
+
+/** type → thread name → rows, for the types with rows in `p`. */
+function threadsOf(p: Profile, loaded: Set<string>): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (let i = 0; i < p.events.length; i++) {
+    const type = p.eventTypes[p.events.type[i]].name;
+    if (!loaded.has(type)) continue;
+    const k = p.events.thread[i];
+    const name = k < 0 ? '(none)' : (p.strings[p.threads.name[k]] ?? '');
+    if (!out.has(type)) out.set(type, new Map());
+    const m = out.get(type)!;
+    m.set(name, (m.get(name) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** Each loaded type's events per thread, beside the JDK's. */
+function compare(p: Profile, loaded: Set<string>): { type: string; ours: [string, number][]; jdk: [string, number][] }[] {
+  const ours = threadsOf(p, loaded);
+  const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
+  return [...loaded].sort().map((type) => ({ type, ours: sorted(ours.get(type)), jdk: sorted(jdk.get(type)) }));
+}
+
+/** Two decoders; the first round decodes the view's types only (no row budget for the rest). */
+const lazy = (bytes: Uint8Array) => sessionInNode(bytes, 2, 0, undefined, undefined, 0);
+
+describe('threads renamed across chunks are named as the JDK names them', () => {
+  it('the fixture has a thread whose name changes between chunks (each chunk alone names it otherwise)', async () => {
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    const session = sessionInNode(whole, 2);
+    await session.open(['jdk.ExecutionSample'], () => {});
+    const counted = (session as unknown as { counted: Description[] }).counted;
+    const written = new Set(counted.flatMap((d) => d.chunkThreads ?? []).flatMap((c) => c.threads.map((t) => t[1])));
+    expect(written.has('cruncher-renamed')).toBe(true);
+    // The JDK never names it so: the id is in every chunk's pool since the first.
+    expect([...jdk.values()].some((m) => m.has('cruncher-renamed'))).toBe(false);
+    expect(jdk.get('jdk.ExecutionSample')?.get('cruncher')).toBeGreaterThan(0);
+    // The two decoders own different chunks: the chain crosses from one to the other.
+    expect(counted.map((d) => d.chunks.length).every((n) => n > 0)).toBe(true);
+  });
+
+  it('opened lazily, then after picking every deferred type: each type per thread as the JDK reads it', async () => {
+    const session = lazy(whole);
+    let p = await session.open(['jdk.ExecutionSample'], () => {});
+    const first = new Set(session.loaded);
+    expect(first.has('jdk.ExecutionSample')).toBe(true);
+    for (const c of compare(p, first)) expect(c.ours, c.type).toEqual(c.jdk);
+    const deferred = session.deferred();
+    p = await session.load(deferred, () => {});
+    expect(session.deferred()).toEqual([]);
+    const all = new Set(session.loaded);
+    expect(all.size).toBeGreaterThan(first.size);
+    for (const c of compare(p, all)) expect(c.ours, c.type).toEqual(c.jdk);
+  });
+
+  it('as a folder of its chunks, each its own file: one chain in time order', async () => {
+    const files = chunks.map((c, k) => new File([whole.slice(c.offset, c.offset + c.size)], `chunk-${chunks.length - k}.jfr`));
+    const { blob } = await joinFiles(files, () => {});
+    const joined = new Uint8Array(await blob.arrayBuffer());
+    const session = lazy(joined);
+    await session.open(['jdk.ExecutionSample'], () => {});
+    expect(session.deferred().length).toBeGreaterThan(0);
+    const p = await session.load(session.deferred(), () => {});
+    const all = new Set(session.loaded);
+    expect(all.has('jdk.ThreadStart')).toBe(true);
+    for (const c of compare(p, all)) expect(c.ours, c.type).toEqual(c.jdk);
+  });
+
+  it("a type table of every field names each event's thread as the JDK does", async () => {
+    for (const [type, field] of [
+      ['jdk.ExecutionSample', 'sampledThread'],
+      ['jdk.ObjectAllocationSample', 'eventThread'],
+    ]) {
+      const t = await typeTableInNode(whole, type, 2);
+      const col = t.getChild(field)!;
+      const ours = new Map<string, number>();
+      for (let i = 0; i < t.numRows; i++) {
+        const name = col.get(i) === null ? '(none)' : String(col.get(i));
+        ours.set(name, (ours.get(name) ?? 0) + 1);
+      }
+      expect([type, [...ours.entries()].sort()]).toEqual([type, [...(jdk.get(type) ?? new Map<string, number>()).entries()].sort()]);
+    }
+  });
+});
