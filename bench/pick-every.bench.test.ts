@@ -20,12 +20,12 @@
  *   java tools/golden/Golden.java /tmp/golden /path/rec.jfr      (for GOLDEN)
  *   JFRSCOPE_BENCH=1 FILE=/path/rec.jfr TRUTH=/tmp/rec GOLDEN=/tmp/golden npx vitest run bench/pick-every.bench.test.ts
  *
- * Prints one line per type that differs and fails when any does. Two differences come from how
- * RecordingFile reads a whole file rather than from the recording, and show up here:
- * - a thread renamed between chunks (a pool thread, or main becoming DestroyJavaVM under
- *   async-profiler) keeps, for RecordingFile, the name the previous chunk gave it (it reuses the
- *   objects it resolved there); this page names it as each chunk's pool does, as RecordingFile
- *   does reading that chunk alone;
+ * Prints one line per type that differs and fails when any does. A thread renamed between chunks
+ * (a pool thread, or main becoming DestroyJavaVM under async-profiler) is named as RecordingFile
+ * names it: by its entry in the first chunk of the run of chunks whose thread pools hold its id
+ * (it reuses the objects it resolved in the previous chunk; the parser's chain_threads). One
+ * difference comes from how RecordingFile reads a whole file rather than from the recording,
+ * and shows up here:
  * - an event committed while the JDK rotated chunks may name a stack trace id that only the
  *   previous chunk's pool holds; RecordingFile resolves it when the previous event of the same
  *   type had the same id (its parsers cache the last id read), so it gets a stack from the whole
