@@ -20,8 +20,8 @@ const jdk = new Map(
 );
 
 /** The recording's chunks, each its own file (a chunk's size is the i64 at byte 8 of its header). */
-function splitChunks(dir: string): string[] {
-  const bytes = readFileSync(resolve(root, 'fixtures', FILE));
+function splitChunks(dir: string, file = FILE): string[] {
+  const bytes = readFileSync(resolve(root, 'fixtures', file));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const out: string[] = [];
@@ -156,4 +156,31 @@ test('a link made on several files restores its view when the same chunks are gi
   await expect(other.getByLabel('Stack filter')).toHaveValue('SearchService');
   await expect(other.getByRole('tab', { name: 'Top methods' })).toHaveAttribute('aria-selected', 'true');
   await expect(other.locator('.notice')).not.toContainText('different recording');
+});
+
+test('threads renamed between chunk files are named as the JDK names the whole recording', async ({ page }) => {
+  // cruncher renames itself in the second chunk, job-N every 500 ms (fixtures/scenarios/ThreadRename.java).
+  const file = 'jdk17-renamed.jfr';
+  const want = readFileSync(resolve(root, 'fixtures/expected', `${file}.threads.tsv`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  expect(want.map((w) => w[0])).toContain('cruncher');
+  const dir = resolve(root, 'test-results/several-files/renamed');
+  const chunks = splitChunks(dir, file);
+  expect(chunks.length).toBeGreaterThanOrEqual(3);
+  await page.goto('./');
+  await page.getByLabel('Open folder').setInputFiles(dir);
+  await expect(page.getByRole('status')).toContainText('selected');
+  await page.getByRole('tab', { name: 'SQL' }).click();
+  await expect(page.getByRole('complementary', { name: 'Tables' })).toContainText('jdk.ExecutionSample', { timeout: 60_000 });
+  const editor = page.getByLabel('SQL query');
+  await editor.fill('SELECT thread, count(*) AS n FROM "jdk.ExecutionSample" GROUP BY thread ORDER BY thread');
+  await editor.press('Control+Enter');
+  const result = page.getByRole('table', { name: 'Query result' });
+  await expect(result).toBeVisible();
+  const rows = await result.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  expect(rows).toEqual(want);
+  await shot(page, 'several-files-renamed-threads');
 });
