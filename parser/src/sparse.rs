@@ -283,6 +283,34 @@ mod tests {
     }
 
     #[test]
+    fn a_large_checkpoint_of_threads_is_read_for_the_thread_chain() {
+        // Stack traces (skipped), then 20,000 threads in a checkpoint of their own, larger than a
+        // window of reads: the overview reads every chunk's thread pool
+        // (ThreadChain), so that one is read.
+        let traces: Vec<_> = (1..=100_000u64).map(|i| (i, stack(&[(2, 20 + i % 7), (1, 10), (1, 11)]))).collect();
+        let threads: Vec<_> = (1..=20_000u64).map(|i| (i, thread(&format!("pool-worker-thread-{i}"), 100 + i, i))).collect();
+        let mut evs = vec![checkpoint(&vec![(10, traces)]), checkpoint(&vec![(4, threads)])];
+        assert!(evs[0].len() > MIN_WINDOW && evs[1].len() > MIN_WINDOW);
+        for i in 0..50u64 {
+            evs.push(event(20, &sample(1000 + i, 1 + i, 1)));
+        }
+        evs.push(metadata(&basic_classes()));
+        let traces_len = evs[0].len();
+        let data = chunk(&evs, evs.len() - 1, Some(1), 7_000);
+        let s = read_sparse(&data);
+        // The stack traces are skipped.
+        assert!(s.bytes_read() < data.len() - traces_len / 2, "read {} of {} bytes", s.bytes_read(), data.len());
+        let opts = crate::Options { only: None, pass: crate::Pass::Overview };
+        let (whole, sparse) = (crate::parse(&data, &opts), crate::parse(s.bytes(), &opts));
+        assert_eq!(whole.chunk_threads.len(), 1);
+        assert_eq!(whole.chunk_threads[0].1.len(), 20_000);
+        assert_eq!(whole.chunk_threads[0].1[41].1.name, "pool-worker-thread-42");
+        let named = |r: &crate::Recording| r.chunk_threads[0].1.iter().filter(|(_, t)| t.name.starts_with("pool-worker-thread-")).count();
+        assert_eq!((sparse.chunk_threads.len(), named(&sparse)), (1, 20_000));
+        assert!(sparse.chunk_threads == whole.chunk_threads);
+    }
+
+    #[test]
     fn a_chunk_whose_metadata_cannot_be_read_is_read_whole() {
         let mut data = chunk(&[metadata(&basic_classes()), checkpoint(&basic_pools()), event(20, &sample(1, 1, 1))], 0, Some(1), 0);
         // The metadata offset points past the end.
