@@ -475,18 +475,78 @@ impl<'a> Chunk<'a> {
         Ok(())
     }
 
-    /// The ids of the readable entries of the pool of `class`, in increasing order.
-    pub(crate) fn pool_ids(&self, class: usize) -> Vec<u64> {
-        let mut p = self.pools.borrow_mut();
-        if !p.ready.get(class).copied().unwrap_or(false) {
-            self.ensure(&mut p, class);
-        }
-        let mut ids: Vec<u64> = match p.by_class.get(&class) {
-            Some(pool) => pool.entries.iter().filter(|(_, &v)| v & 1 == 0).map(|(&id, _)| id).collect(),
-            None => Vec::new(),
+    /// Every readable entry of the pool of `class`: (id, where its value lies), ids increasing,
+    /// as [`Chunk::pool_reader`] finds them. The checkpoints that may hold it are walked only up
+    /// to the end of that pool, and nothing is indexed (a checkpoint of async-profiler holds
+    /// every pool, its stack traces, most of its bytes, after its threads); a checkpoint that
+    /// cannot be walked that far sends the lookup to the index instead (which reports why).
+    pub(crate) fn pool_entries(&self, class: usize) -> Vec<(u64, usize)> {
+        let readable = |pool: &Pool| {
+            let mut v: Vec<(u64, usize)> = pool.entries.iter().filter(|(_, &e)| e & 1 == 0).map(|(&id, &e)| (id, (e >> 1) as usize)).collect();
+            v.sort_unstable();
+            v
         };
-        ids.sort_unstable();
-        ids
+        let found: Vec<(usize, Holds)> = {
+            let mut p = self.pools.borrow_mut();
+            if p.checkpoints.is_none() {
+                let (found, errors) = self.find_checkpoints();
+                p.checkpoints = Some(found);
+                p.errors = errors;
+                p.ready = vec![false; self.md.classes.len()];
+            }
+            if p.ready.get(class).copied().unwrap_or(false) {
+                return p.by_class.get(&class).map(readable).unwrap_or_default();
+            }
+            p.checkpoints.iter().flatten().map(|cp| (cp.pos, cp.holds)).collect()
+        };
+        let mut pool = Pool::default();
+        for (pos, holds) in found {
+            let may = match holds {
+                Holds::Nothing => false,
+                Holds::One(c) => c == class,
+                Holds::Any => true,
+            };
+            if may && self.walk_to_pool(pos, class, &mut pool).is_err() {
+                let mut p = self.pools.borrow_mut();
+                self.ensure(&mut p, class);
+                return p.by_class.get(&class).map(readable).unwrap_or_default();
+            }
+        }
+        readable(&pool)
+    }
+
+    /// The entries of the pool of `class` in the checkpoint at `pos`, into `pool`: its pools are
+    /// walked up to the end of that one.
+    fn walk_to_pool(&self, pos: usize, class: usize, pool: &mut Pool) -> Result<()> {
+        let mut r = self.reader_at(pos);
+        let size_at = r.offset();
+        let size = r.int()?;
+        if size <= 0 || pos + size as usize > self.data.len() {
+            return Err(Error::new(ErrorKind::OutOfBounds { what: "checkpoint size", value: size as i64 }, size_at));
+        }
+        let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
+        r.seek(pos)?;
+        let head = CheckpointHead::read(&mut r)?;
+        let npools = r.check_len("pool count", head.pools, 2, head.pools_at)?;
+        for _ in 0..npools {
+            let at = r.offset();
+            let tid = r.long()? as u64;
+            let c = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
+            let n = r.len("pool entry count", 1)?;
+            for _ in 0..n {
+                let id = r.long()? as u64;
+                let at = r.pos();
+                let skipped = self.skip_value(&mut r, c, 0);
+                if c == class {
+                    pool.put(id, at, skipped.is_ok());
+                }
+                skipped?;
+            }
+            if c == class {
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
     /// A reader positioned on the value of pool entry `id` of class `class`.
@@ -653,6 +713,29 @@ mod tests {
         let fresh = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
         assert_eq!(fresh.pool_errors(), c.pool_errors_found());
         assert!(c.pool_errors_found()[0].to_string().contains("array length 5"), "{:?}", c.pool_errors_found());
+    }
+
+    #[test]
+    fn pool_entries_stop_at_the_pool_and_agree_with_the_index() {
+        // Threads in a checkpoint of their own, then again (thread 1 renamed, thread 2 new) in
+        // one that holds every pool, a damaged stack trace after them.
+        let old: Written = vec![(4, vec![(1, thread("old", 1, 1))])];
+        let mut new = basic_pools();
+        new[0] = (4, vec![(1, thread("new", 2, 1)), (2, thread("two", 3, 2))]);
+        new.push((10, vec![(9, vec![0, 5, 1])]));
+        let data = chained(&[old, new]);
+        let (h, _) = crate::header::chunk_headers(&data);
+        let c = Chunk::from_bytes(&data, h[0].clone(), 0).unwrap();
+        let thread_class = c.md.class_by_name("java.lang.Thread").unwrap();
+        let early = c.pool_entries(thread_class);
+        assert!(c.pool_errors_found().is_empty(), "walked past the threads: {:?}", c.pool_errors_found());
+        assert_eq!(early.iter().map(|e| e.0).collect::<Vec<_>>(), vec![1, 2]);
+        let indexed: Vec<(u64, usize)> = [1, 2].iter().map(|&id| (id, c.pool_reader(thread_class, id).unwrap().pos())).collect();
+        assert_eq!(early, indexed);
+        assert_eq!(os_name(&c, 1), "new");
+        assert_eq!(c.pool_errors_found().len(), 1, "the index walks the whole checkpoint");
+        // Once indexed, the index answers.
+        assert_eq!(c.pool_entries(thread_class), indexed);
     }
 
     #[test]

@@ -141,8 +141,8 @@ pub(crate) fn chunk_threads(chunk: &Chunk<'_>) -> ChunkThreads {
     let mut scratch = Recording::default();
     let mut d = Resolver::new(chunk);
     let mut out = Vec::new();
-    for id in chunk.pool_ids(class) {
-        if let Some(row) = d.thread_uncached(chunk, &mut scratch, class, id) {
+    for (id, pos) in chunk.pool_entries(class) {
+        if let Some(row) = d.thread_at(chunk, &mut scratch, class, chunk.reader_at(pos)) {
             let t = &scratch.threads;
             let r = row as usize;
             out.push((
@@ -256,7 +256,12 @@ impl<'a> Resolver<'a> {
                 return Some(rec.threads.intern_thread(name, t.os_id, t.java_id, t.is_virtual) as i32);
             }
         }
-        let mut r = chunk.pool_reader(class, id)?;
+        let r = chunk.pool_reader(class, id)?;
+        self.thread_at(chunk, rec, class, r)
+    }
+
+    /// The thread row of the thread pool entry (of class `class`) `r` is on.
+    fn thread_at<'b>(&mut self, chunk: &Chunk<'b>, rec: &mut Recording, class: usize, mut r: Reader<'b>) -> Option<i32> {
         let c = &chunk.md.classes[class];
         let (mut os_name, mut java_name) = (NONE, NONE);
         let (mut os_id, mut java_id) = (ABSENT, ABSENT);
