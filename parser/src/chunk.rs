@@ -445,18 +445,24 @@ impl<'a> Chunk<'a> {
         Ok(delta)
     }
 
-    fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
+    /// A reader over the checkpoint at `pos`, bounded by its size, on its first pool; and its
+    /// pool count.
+    fn checkpoint_pools(&self, pos: usize) -> Result<(Reader<'a>, usize)> {
         let mut r = self.reader_at(pos);
         let size_at = r.offset();
         let size = r.int()?;
         if size <= 0 || pos + size as usize > self.data.len() {
             return Err(Error::new(ErrorKind::OutOfBounds { what: "checkpoint size", value: size as i64 }, size_at));
         }
-        // Bound the reader by the event.
         let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
         r.seek(pos)?;
         let head = CheckpointHead::read(&mut r)?;
         let npools = r.check_len("pool count", head.pools, 2, head.pools_at)?;
+        Ok((r, npools))
+    }
+
+    fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
+        let (mut r, npools) = self.checkpoint_pools(pos)?;
         for _ in 0..npools {
             let at = r.offset();
             let tid = r.long()? as u64;
@@ -518,16 +524,7 @@ impl<'a> Chunk<'a> {
     /// The entries of the pool of `class` in the checkpoint at `pos`, into `pool`: its pools are
     /// walked up to the end of that one.
     fn walk_to_pool(&self, pos: usize, class: usize, pool: &mut Pool) -> Result<()> {
-        let mut r = self.reader_at(pos);
-        let size_at = r.offset();
-        let size = r.int()?;
-        if size <= 0 || pos + size as usize > self.data.len() {
-            return Err(Error::new(ErrorKind::OutOfBounds { what: "checkpoint size", value: size as i64 }, size_at));
-        }
-        let mut r = Reader::new(&self.data[..pos + size as usize], self.header.offset, self.header.compressed);
-        r.seek(pos)?;
-        let head = CheckpointHead::read(&mut r)?;
-        let npools = r.check_len("pool count", head.pools, 2, head.pools_at)?;
+        let (mut r, npools) = self.checkpoint_pools(pos)?;
         for _ in 0..npools {
             let at = r.offset();
             let tid = r.long()? as u64;
