@@ -128,8 +128,9 @@ pub struct ThreadChain {
     /// decoded just before it when that is the chunk before it in the file (a whole file read
     /// in order, as the CLI does).
     pub given: Option<ChunkOverrides>,
-    /// The chunk decoded last and the thread identities it ended with.
-    last: Option<(usize, ThreadMap)>,
+    /// The chunk decoded last, the thread identities it ended with and its overrides (asked
+    /// for again by a type table of the same chunk).
+    last: Option<(usize, ThreadMap, ThreadMap)>,
 }
 
 /// Which event types to decode into rows, and what else a pass over the chunks records.
@@ -238,13 +239,18 @@ impl Recording {
                 return g.get(&chunk.index).cloned().unwrap_or_default();
             }
         }
+        if let Some((i, _, o)) = &self.thread_chain.last {
+            if *i == chunk.index {
+                return o.clone();
+            }
+        }
         let own = resolve::chunk_threads(chunk);
         let prev = match self.thread_chain.last.take() {
-            Some((i, m)) if i + 1 == chunk.index => m,
+            Some((i, m, _)) if i + 1 == chunk.index => m,
             _ => ThreadMap::default(),
         };
         let (last, overrides) = chain_step(&prev, &own);
-        self.thread_chain.last = Some((chunk.index, last));
+        self.thread_chain.last = Some((chunk.index, last, overrides.clone()));
         if counts {
             self.chunk_threads.push((chunk.index, own));
         }

@@ -286,6 +286,7 @@ fn a_thread_renamed_in_a_later_chunk_keeps_its_first_name_when_read_whole() {
     let names = |rec: &crate::Recording| -> Vec<String> {
         rec.events.thread.iter().map(|&t| rec.strings.get(rec.threads.name[t as usize] as i32).to_string()).collect()
     };
+    let (first_again, second_again) = (first.clone(), second.clone());
     let whole = parse(&[first.clone(), second.clone()].concat(), &Options::default());
     assert!(whole.errors.is_empty(), "{:?}", whole.errors);
     assert_eq!(names(&whole), vec!["main", "main", "other"]);
@@ -296,4 +297,17 @@ fn a_thread_renamed_in_a_later_chunk_keeps_its_first_name_when_read_whole() {
     assert_eq!(counted.chunk_threads.len(), 2);
     assert_eq!(counted.chunk_threads[1].0, 1);
     assert_eq!(counted.chunk_threads[1].1[0].1.name, "renamed");
+    // Chunk by chunk, each chunk's thread pool asked for again right after its rows (a type
+    // table of the chunk, as the export makes one): the same overrides, and the chain goes on.
+    let mut rec = crate::Recording::default();
+    let mut again = Vec::new();
+    for (i, bytes) in [&first_again, &second_again].into_iter().enumerate() {
+        let h = crate::chunk_headers(bytes).0.remove(0);
+        crate::parse_chunk_bytes(bytes, h.clone(), i, &Options::default(), &mut rec);
+        let c = crate::Chunk::from_bytes(bytes, h, i).unwrap();
+        again.push(rec.thread_overrides(&c, false));
+    }
+    assert_eq!(names(&rec), vec!["main", "main", "other"]);
+    assert!(again[0].is_empty());
+    assert_eq!(again[1].get(&1).map(|t| t.name.as_str()), Some("main"));
 }
