@@ -106,7 +106,9 @@ pub fn chain_step(prev: &ThreadMap, own: &[(u64, ThreadIdentity)]) -> (ThreadMap
     let mut last = ThreadMap::default();
     let mut overrides = ThreadMap::default();
     for (id, t) in own {
-        match prev.get(id) {
+        // Only the same thread (its OS and Java ids) renamed: two files of different JVMs, opened
+        // together, number their threads alike, and the JDK reads each file on its own.
+        match prev.get(id).filter(|p| p.os_id == t.os_id && p.java_id == t.java_id) {
             Some(p) => {
                 if p != t {
                     overrides.insert(*id, p.clone());

@@ -275,6 +275,10 @@ fn thread_chain_keeps_the_first_chunk_identity_while_the_pools_hold_the_id() {
     assert_eq!(o[2].len(), 1, "id 3 is the same as written: no override");
     assert_eq!(o[3].get(&3), Some(&ident("pool-1", 300)));
     assert!(o[4].is_empty(), "chunk 3 lacks id 1: {:?}", o[4]);
+    // Another JVM's file after this one (opened together): its ids name other threads (other OS
+    // and Java ids), which keep their own entries, as the JDK reads each file on its own.
+    let two = chain_threads(&[vec![(1, ident("main", 100)), (2, ident("worker", 200))], vec![(1, ident("main", 900)), (2, ident("reader", 901))]]);
+    assert!(two[1].is_empty(), "{:?}", two[1]);
 }
 
 #[test]

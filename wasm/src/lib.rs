@@ -115,8 +115,19 @@ fn thread_chain(order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<Stri
             },
         ));
     }
-    let overrides = jfrscope_parser::chain_threads(&per);
-    order.iter().map(|&c| c as usize).zip(overrides).collect()
+    // A chunk missing from the list (not read: damaged) breaks the chain, as an empty pool
+    // does when a whole file is read in order.
+    let mut chained: Vec<jfrscope_parser::ChunkThreads> = Vec::with_capacity(per.len());
+    let mut at: Vec<usize> = Vec::with_capacity(per.len());
+    for (k, own) in per.into_iter().enumerate() {
+        if k > 0 && order[k] != order[k - 1].wrapping_add(1) {
+            chained.push(Vec::new());
+        }
+        at.push(chained.len());
+        chained.push(own);
+    }
+    let overrides = jfrscope_parser::chain_threads(&chained);
+    order.iter().zip(at).map(|(&c, k)| (c as usize, overrides[k].clone())).collect()
 }
 
 #[wasm_bindgen]

@@ -97,6 +97,23 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     for (const c of compare(p, all)) expect(c.ours, c.type).toEqual(c.jdk);
   });
 
+  it("two recordings of different JVMs opened together: each file's threads as the JDK reads that file", async () => {
+    // Their thread pools number threads alike (small ids in start order): no thread may take
+    // the other JVM's identity at the boundary between the files.
+    const other = readFileSync(resolve(root, 'fixtures/jdk17-ledger.jfr'));
+    const files = [new File([whole], 'renamed.jfr'), new File([other], 'ledger.jfr')];
+    const { blob } = await joinFiles(files, () => {});
+    const session = sessionInNode(new Uint8Array(await blob.arrayBuffer()), 2);
+    const p = await session.open(['jdk.ExecutionSample'], () => {});
+    const want = new Map(jdk.get('jdk.ExecutionSample'));
+    for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-ledger.jfr.threads.tsv'), 'utf8').trim().split('\n')) {
+      const [thread, n] = line.split('\t');
+      want.set(thread, (want.get(thread) ?? 0) + Number(n));
+    }
+    const ours = threadsOf(p, new Set(['jdk.ExecutionSample'])).get('jdk.ExecutionSample')!;
+    expect([...ours.entries()].sort()).toEqual([...want.entries()].sort());
+  });
+
   it("a type table of every field names each event's thread as the JDK does", async () => {
     for (const [type, field] of [
       ['jdk.ExecutionSample', 'sampledThread'],

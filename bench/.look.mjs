@@ -1,0 +1,20 @@
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+const port = 4395;
+const srv = spawn('node', ['e2e/static-server.mjs', 'dist', String(port), '/'], { stdio: 'ignore' });
+await new Promise((r) => setTimeout(r, 1500));
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(`http://127.0.0.1:${port}/`);
+const what = process.argv[2];
+const files = what.endsWith('.jfr') ? [what] : readdirSync(what).map((f) => `${what}/${f}`);
+await page.getByLabel('Open recording').setInputFiles(files);
+await page.getByRole('status').filter({ hasText: 'selected' }).waitFor({ timeout: 120000 });
+if (process.argv[4]) { await page.getByLabel('Event', { exact: true }).selectOption(process.argv[4]); await page.getByRole('status').filter({ hasText: 'selected' }).waitFor({ timeout: 120000 }); }
+await page.waitForTimeout(2000);
+await page.screenshot({ path: process.argv[3] });
+console.log(await page.getByRole('status').first().textContent());
+await browser.close();
+srv.kill();
