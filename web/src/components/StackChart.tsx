@@ -15,7 +15,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
-import { formatCount, formatMs } from '../profile-logic/format';
+import { formatCount, formatMs, formatTick } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
 import { boxAt, stepBox, type StackBox } from '../profile-logic/stackchart';
 import type { StackCharts, ThreadStackChart } from '../selectors/derive';
@@ -52,13 +52,6 @@ function bands(threads: ThreadStackChart[]): { tops: number[]; height: number } 
   return { tops, height: y };
 }
 
-/** A tick's time with as many decimals as the spacing of the ticks needs (9.455 s, 9.46 s). */
-function tickLabel(t: number, step: number): string {
-  if (t < 1000 || step >= 100) return formatMs(t);
-  const decimals = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step / 1000))));
-  return `${(t / 1000).toFixed(decimals)} s`;
-}
-
 /** The name that fits `w` px: the whole, without its package, the method alone, or cut. */
 function fitName(g: CanvasRenderingContext2D, name: string, w: number, cache: Map<string, number>): string | null {
   const width = (s: string) => {
@@ -91,7 +84,7 @@ export function drawStackChart(g: CanvasRenderingContext2D, profile: Profile, ch
   for (let k = Math.ceil(from / step); k * step <= to; k++) {
     const x = Math.round(xOf(k * step));
     g.fillRect(x, SC_AXIS_H - 6, 1, 5);
-    g.fillText(tickLabel(k * step, step), x + 3, 13);
+    g.fillText(formatTick(k * step, step), x + 3, 13);
   }
   const { tops } = bands(charts.threads);
   const widths = new Map<string, number>();

@@ -22,6 +22,20 @@ export function formatMs(ms: number): string {
 }
 
 /**
+ * A tick of a time axis (ms since the start) whose ticks are `step` ms apart: in the unit of the
+ * larger of the tick and its step, with the decimals the step needs, so neighbours never read
+ * alike (0 s, 1 s, 2 s; 0 ms, 500 ms, 1.0 s; 4.25 ms, 4.26 ms). Past a minute, as formatMs.
+ */
+export function formatTick(t: number, step: number): string {
+  const a = Math.abs(t);
+  if (Math.max(a, step) >= 59_950 && step >= 1000) return formatMs(t);
+  const [unit, perMs] = a >= 1000 || step >= 1000 ? (['s', 1e-3] as const) : a >= 1 || step >= 0.1 ? (['ms', 1] as const) : (['µs', 1e3] as const);
+  const decimals = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step * perMs) - 1e-9)));
+  const v = (t * perMs).toFixed(decimals);
+  return `${Number(v) === 0 ? '0' : v} ${unit}`;
+}
+
+/**
  * Wall-clock time of day in UTC, HH:MM:SS, with as many decimals as `step` (the spacing of the
  * times shown together, ms) needs: 14:03:20, 14:03:20.1, 14:03:20.125, 14:03:20.125250.
  */

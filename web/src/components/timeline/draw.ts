@@ -6,7 +6,7 @@
 import type { Profile } from '../../columns/profile';
 import { isDamaged } from '../../profile-logic/damage';
 import type { Filtered } from '../../profile-logic/filters';
-import { formatClock, formatCount, formatDate, formatMs } from '../../profile-logic/format';
+import { formatClock, formatCount, formatDate, formatMs, formatTick } from '../../profile-logic/format';
 import { IntervalWalk, type Intervals } from '../../profile-logic/intervals';
 import { KINDS } from '../../profile-logic/kinds';
 import type { Lane } from '../../profile-logic/lanes';
@@ -102,7 +102,7 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       const t = k * step - offset;
       const x = Math.round(xOf(t));
       g.fillRect(x, AXIS_TOP, 1, 5);
-      g.fillText(clock === null ? formatMs(t) : formatClock(clock + t, step), x + 3, AXIS_TOP + 15);
+      g.fillText(clock === null ? formatTick(t, step) : formatClock(clock + t, step), x + 3, AXIS_TOP + 15);
     }
     g.fillStyle = P.text;
     g.fillText(

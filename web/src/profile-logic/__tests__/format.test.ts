@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatRange, formatTime, parseRange } from '../format';
+import { formatClock, formatDate, formatRange, formatTick, formatTime, parseRange } from '../format';
 
 describe('times', () => {
   // 2026-11-23 14:03:20.125250 UTC
@@ -28,6 +28,36 @@ describe('times', () => {
     expect(formatTime(-62_500, null)).toBe('-1m02.5s');
     expect(formatTime(149_125.25, start)).toBe('14:03:19.125 UTC');
     expect(formatTime(150_000, start, 1000)).toBe('14:03:20 UTC');
+  });
+});
+
+describe('axis ticks', () => {
+  const ticks = (from: number, step: number, n: number) => Array.from({ length: n }, (_, k) => formatTick(from + k * step, step));
+
+  it('reads the first tick in the unit of its neighbours, never as 0 µs', () => {
+    expect(ticks(0, 1000, 3)).toEqual(['0 s', '1 s', '2 s']);
+    expect(ticks(0, 500, 4)).toEqual(['0 ms', '500 ms', '1.0 s', '1.5 s']);
+    expect(ticks(0, 0.2, 2)).toEqual(['0 ms', '0.2 ms']);
+    expect(ticks(0, 0.02, 2)).toEqual(['0 µs', '20 µs']);
+  });
+
+  it('gives every tick the decimals its step needs, so neighbours differ', () => {
+    // 0.01 ms apart: formatMs alone gives 4.3 ms to both.
+    expect(ticks(4.25, 0.01, 2)).toEqual(['4.25 ms', '4.26 ms']);
+    expect(ticks(9455, 5, 2)).toEqual(['9.455 s', '9.460 s']);
+    expect(ticks(0.0035, 0.0005, 2)).toEqual(['3.5 µs', '4.0 µs']);
+    // Steps of a float sum (0.1 + 0.2) still read round.
+    expect(formatTick(0.1 + 0.2, 0.1)).toBe('0.3 ms');
+    for (const step of [0.001, 0.02, 0.5, 2, 50, 250, 1000, 5000]) {
+      const labels = ticks(3 * step, step, 20);
+      expect(new Set(labels).size).toBe(labels.length);
+    }
+  });
+
+  it('reads minutes and hours once ticks are a second apart or more', () => {
+    expect(formatTick(120_000, 60_000)).toBe('2m00.0s');
+    expect(formatTick(61_000, 1000)).toBe('1m01.0s');
+    expect(formatTick(65_500, 500)).toBe('65.5 s');
   });
 });
 
