@@ -5,7 +5,7 @@
  */
 import type { Profile } from '../columns/profile';
 import type { Burst, LockRow } from '../profile-logic/locks';
-import { formatMs } from '../profile-logic/format';
+import { formatClock, formatMs } from '../profile-logic/format';
 import type { BurstDetail } from '../selectors/derive';
 import { FlameGraph } from './FlameGraph';
 import { RowCap } from './RowCap';
@@ -41,7 +41,13 @@ function holderText(profile: Profile, b: Burst): string {
   return `${name(profile, b.holder)}${chain}`;
 }
 
-const secs = (ms: number) => `${(ms / 1000).toFixed(2)}`;
+/** Bursts listed under a lock at most: the largest in the range first. */
+const BURSTS_SHOWN = 30;
+
+/** A lock's bursts as listed: the most wait in the range first, then by time. */
+export function largestFirst(bursts: Burst[]): Burst[] {
+  return [...bursts].sort((a, b) => b.clipped - a.clipped || b.waiters - a.waiters || a.start - b.start).slice(0, BURSTS_SHOWN);
+}
 
 export function LocksView({ profile, rows, detail, clock, search, onSelectBurst, onSandwich }: Props) {
   if (rows.length === 0) {
@@ -82,14 +88,16 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                     .join(', ')}
                 </td>
               </tr>,
-              ...r.bursts.slice(0, 30).map((b) => {
+              ...largestFirst(r.bursts).map((b) => {
                 const chosen = b === sel;
-                const range = clock === null ? `${secs(b.start)}–${secs(b.end)} s` : `+${secs(b.start)} s`;
+                // Its start to the millisecond, and how long it lasted (bursts of a busy lock are
+                // often shorter than a millisecond).
+                const at = clock === null ? `${(b.start / 1000).toFixed(3)} s` : `${formatClock(clock + b.start, 1)} UTC`;
                 return (
                   <tr key={`${r.kind}:${r.cls}:${r.address}:${b.start}`} className={chosen ? 'selected burst' : 'burst'}>
                     <td className="name">
                       <button type="button" className="link" aria-pressed={chosen} onClick={() => onSelectBurst([b.start, b.end], b.holder >= 0 ? name(profile, b.holder) : null)}>
-                        burst {range}
+                        burst {at} · {formatMs(b.end - b.start)}
                       </button>
                     </td>
                     <td className="num" />
@@ -101,11 +109,11 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                   </tr>
                 );
               }),
-              ...(r.bursts.length > 30
+              ...(r.bursts.length > BURSTS_SHOWN
                 ? [
                     <tr key={`${r.kind}:${r.cls}:${r.address}:more`} className="burst">
                       <td className="name hint" colSpan={7}>
-                        … the first 30 of its {r.bursts.length} bursts shown: select a range to see the others
+                        … the {BURSTS_SHOWN} bursts with the most wait in the range of its {r.bursts.length} shown: select a range to see the others
                       </td>
                     </tr>,
                   ]
