@@ -15,7 +15,6 @@
  * Nothing per keystroke reads every row of the stack table, which a recording of deep, varied
  * stacks fills with tens of millions.
  */
-import { PrefixTree } from '../columns/ids';
 import type { Profile } from '../columns/profile';
 
 export interface CallNodeTable {
@@ -54,49 +53,98 @@ export function callNodes(profile: Profile): CallNodeTable {
 }
 
 /**
- * Merge stack rows by (caller's node, frame name) in a PrefixTree: a node's children are found
- * through its own list of them (a hash only past a few), and a row's prefix is most often the row
- * just before it, so each step stays in nearby memory (a hash of every node made each step a
- * cache miss: seconds on millions of rows).
+ * Merge stack rows by (caller's node, frame name), in row order, so nodes are numbered as first
+ * reached. A stack table of deep, varied stacks is mostly chains (a row's prefix the row just
+ * before it, tens of millions of them), so nearly every row makes a node: the table's own columns
+ * are written as it goes, and a child is looked up only where one can exist.
+ *
+ *   parent the newest node          no callee yet: a new node, nothing looked up
+ *   else node parent + 1            the callee made right after its caller (a chain's next)
+ *   else a hash of (parent, name)   every other callee, keyed by the node's own columns
+ *
+ * Callees are made after their caller, so the newest node has none; a callee made right after
+ * its caller is node parent + 1 and is not hashed (at most one per caller).
  */
 export function buildCallNodes(profile: Profile): CallNodeTable {
   const { frame, prefix: sPrefix, length: rows } = profile.stacks;
   const fname = profile.frames.name;
   const fkind = profile.frames.kind;
+  const frames = Math.min(fname.length, fkind.length);
   const ofStack = new Int32Array(rows);
-  const tree = new PrefixTree(rows);
-  const kind = new Uint8Array(rows);
-  const depth = new Int32Array(rows);
+  // Node columns as long as the rows (a node per row at most); the rest is never touched.
+  let prefix = new Int32Array(rows);
+  let name = new Int32Array(rows);
+  let kind = new Uint8Array(rows);
+  let depth = new Int32Array(rows);
+  let slots = new Int32Array(1024);
+  let mask = slots.length - 1;
+  let hashed = 0;
+  let n = 0;
   let maxDepth = 0;
   for (let s = 0; s < rows; s++) {
     const p = sPrefix[s];
     // A prefix that is not an earlier row (never written by the parser) is taken as a root.
     const parent = p >= 0 && p < s ? ofStack[p] : -1;
     const f = frame[s];
-    const nm = f >= 0 && f < fname.length ? fname[f] : 0;
-    const n = tree.size;
-    const node = tree.id(parent, nm);
-    if (node === n) {
-      kind[node] = f >= 0 && f < fkind.length ? fkind[f] : 0;
+    const known = f >= 0 && f < frames;
+    const nm = known ? fname[f] : 0;
+    let node = -1;
+    if (parent !== n - 1) {
+      const next = parent + 1;
+      if (prefix[next] === parent && name[next] === nm) node = next;
+      else if (hashed > 0) {
+        for (let h = hashOf(parent, nm) & mask; ; h = (h + 1) & mask) {
+          const v = slots[h] - 1;
+          if (v < 0) break;
+          if (prefix[v] === parent && name[v] === nm) {
+            node = v;
+            break;
+          }
+        }
+      }
+    }
+    if (node < 0) {
+      node = n++;
+      prefix[node] = parent;
+      name[node] = nm;
+      kind[node] = known ? fkind[f] : 0;
       const d = parent >= 0 ? depth[parent] + 1 : 0;
       depth[node] = d;
       if (d > maxDepth) maxDepth = d;
+      if (node !== parent + 1) {
+        if (++hashed * 2 > slots.length) {
+          slots = rehashed(slots, prefix, name);
+          mask = slots.length - 1;
+        }
+        let h = hashOf(parent, nm) & mask;
+        while (slots[h] !== 0) h = (h + 1) & mask;
+        slots[h] = node + 1;
+      }
     }
     ofStack[s] = node;
   }
-  const n = tree.size;
-  const prefix = tree.prefixColumn();
-  const name = tree.frameColumn();
+  // Few nodes for many rows: copied to their length, the long columns let go.
+  if (n < rows >> 1) {
+    prefix = prefix.slice(0, n);
+    name = name.slice(0, n);
+    kind = kind.slice(0, n);
+    depth = depth.slice(0, n);
+  } else {
+    prefix = prefix.subarray(0, n);
+    name = name.subarray(0, n);
+    kind = kind.subarray(0, n);
+    depth = depth.subarray(0, n);
+  }
   const names = profile.strings.length;
   let outermost: Uint8Array | null = null;
   return {
     prefix,
     name,
-    kind: kind.slice(0, n),
+    kind,
     get outermost() {
       return (outermost ??= outermostOf(prefix, name, names));
     },
-    depth: depth.slice(0, n),
+    depth,
     maxDepth,
     ofStack,
     length: n,
@@ -104,6 +152,24 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
     identity: null,
     backwards: null,
   };
+}
+
+function hashOf(parent: number, name: number): number {
+  return Math.imul(parent, 0x9e3779b1) ^ Math.imul(name, 0x85ebca6b);
+}
+
+/** The hash of callees (node + 1 per slot, 0 empty) in twice the room. */
+function rehashed(slots: Int32Array, prefix: Int32Array, name: Int32Array): Int32Array {
+  const more = new Int32Array(slots.length * 2);
+  const mask = more.length - 1;
+  for (let k = 0; k < slots.length; k++) {
+    const v = slots[k];
+    if (v === 0) continue;
+    let h = hashOf(prefix[v - 1], name[v - 1]) & mask;
+    while (more[h] !== 0) h = (h + 1) & mask;
+    more[h] = v;
+  }
+  return more;
 }
 
 /**

@@ -200,6 +200,62 @@ describe('call-node table', () => {
     }
   });
 
+  it('on chains (each row the previous one\'s callee, as deep varied stacks are), each node has the path, depth and first frame kind of its rows', () => {
+    // Mostly chains; now and then a row under an older row or a root, from a few frames per name,
+    // so a chain often repeats a path already made (its nodes found, not made) and then leaves it.
+    for (const [seed, names, chain] of SEEDS.flatMap((x) => [[x, 3, 0.9], [x, 40, 0.97], [x, 6, 0.5]])) {
+      const r = rng(seed * 31 + names);
+      const p = randomProfile(seed, names, 10, 10);
+      const rows = 20000;
+      const frame = new Int32Array(rows);
+      const prefix = new Int32Array(rows);
+      for (let s = 0; s < rows; s++) {
+        frame[s] = Math.floor(r() * p.frames.length);
+        const x = r();
+        prefix[s] = s === 0 || x < 0.01 ? -1 : x < chain ? s - 1 : Math.floor(r() * s);
+      }
+      // A prefix that is no earlier row is a root.
+      prefix[rows - 1] = rows + 5;
+      p.stacks = { frame, prefix, length: rows };
+      const t = buildCallNodes(p);
+      // By brute force: each row's path of names (root first), the first row of each path.
+      const keys: string[] = [];
+      const depths: number[] = [];
+      const first = new Map<string, number>();
+      const order = new Map<string, number>();
+      const nodeKey = (g: number): string => {
+        const out: number[] = [];
+        for (let q = g; q >= 0; q = t.prefix[q]) out.push(t.name[q]);
+        return out.reverse().join(',');
+      };
+      let deepest = 0;
+      const wrong: string[] = [];
+      for (let s = 0; s < rows && wrong.length < 5; s++) {
+        const q = p.stacks.prefix[s];
+        const up = q >= 0 && q < s;
+        const key = (up ? `${keys[q]},` : '') + p.frames.name[p.stacks.frame[s]];
+        const depth = up ? depths[q] + 1 : 0;
+        keys.push(key);
+        depths.push(depth);
+        if (!first.has(key)) {
+          first.set(key, s);
+          order.set(key, order.size);
+        }
+        const g = t.ofStack[s];
+        const kind = p.frames.kind[p.stacks.frame[first.get(key)!]];
+        // Nodes numbered as first reached: a path's node is the count of paths met before it.
+        if (nodeKey(g) !== key || t.depth[g] !== depth || t.kind[g] !== kind || g !== order.get(key)) {
+          wrong.push(`row ${s}: node ${g} (path ${nodeKey(g)}, depth ${t.depth[g]}, kind ${t.kind[g]}), want node ${order.get(key)} (${key}, kind ${kind})`);
+        }
+        deepest = Math.max(deepest, depth);
+      }
+      expect(wrong).toEqual([]);
+      expect(t.length).toBe(first.size);
+      expect(t.maxDepth).toBe(deepest);
+      expect(t.prefix.every((q, g) => q < g)).toBe(true);
+    }
+  });
+
   it('is built once per stack table', () => {
     const p = randomProfile(9, 5, 100, 10);
     expect(callNodes(p)).toBe(callNodes({ ...p }));
