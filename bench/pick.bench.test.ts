@@ -15,7 +15,8 @@ import { sessionInNode } from '../web/src/engine/node';
 import { Merger } from '../web/src/engine/merge';
 import { EventBuffers } from '../web/src/engine/parts';
 import { Parser } from '../web/src/engine/pkg/jfrscope_wasm.js';
-import { callNodes } from '../web/src/profile-logic/callnodes';
+import { callNodes, reduceNodes, withReduced } from '../web/src/profile-logic/callnodes';
+import { callTree, LIGHT } from '../web/src/profile-logic/calltree';
 import { activitySpikes, matchTracks } from '../web/src/profile-logic/activity';
 import { eventsOfType, indexEvents, reachOf, typeLists } from '../web/src/profile-logic/event-index';
 import { filterLists, flagsOf, typeStates } from '../web/src/profile-logic/filters';
@@ -34,11 +35,13 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   const deferred = s.deferred();
   const name = process.env.PICK ?? deferred.sort((a, b) => d.types.find((t) => t.name === b)!.count - d.types.find((t) => t.name === a)!.count)[0];
   const lines: string[] = [];
+  let stepsCpu = 0;
   const step = <T>(what: string, f: () => T): T => {
     const t = performance.now();
     const c = process.cpuUsage();
     const r = f();
     const cpu = process.cpuUsage(c);
+    stepsCpu += (cpu.user + cpu.system) / 1000;
     lines.push(`  ${what.padEnd(34)} ${(performance.now() - t).toFixed(0).padStart(6)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(6)} ms)`);
     return r;
   };
@@ -91,15 +94,18 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   step('intervals', () => intervals(p, index));
   step('gcEvents', () => gcEvents(p, index));
   step('buildLanes', () => buildLanes(p, index, counts, { group: true, sort: 'samples', hidden: new Set(), threads: pass.filtered.threads }));
-  step('weightsInRange', () => weightsInRange(p, cums, null, weightMode));
+  step('hasSubjects', () => candidates.some((i) => p.events.subject[i] >= 0));
   step(`callNodes (${p.stacks.length.toLocaleString('en-US')} stack rows)`, () => callNodes(p));
+  const reduced = step('reduceNodes (the type\'s stacks)', () => reduceNodes(p, candidates));
+  const weights = step('weightsInRange', () => withReduced(weightsInRange(p, cums, null, weightMode), reduced));
+  step('callTree (the flame graph\'s)', () => callTree(p, weights, 'all', LIGHT));
   const derivedMs = performance.now() - t1;
   console.log(
     [
       `${file}: picked ${name} (${lists.total.toLocaleString('en-US')} rows of ${p.events.length.toLocaleString('en-US')})`,
       `  round ${roundMs.toFixed(0)} ms: ${marks.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(' · ')}`,
       `  round CPU ${((roundCpu.user + roundCpu.system) / 1000).toFixed(0)} ms: ${parts.map(([what], k) => `${what} ${spent[k].toFixed(0)}`).join(' · ')}`,
-      `  derived data ${derivedMs.toFixed(0)} ms:`,
+      `  derived data ${derivedMs.toFixed(0)} ms (CPU ${stepsCpu.toFixed(0)} ms):`,
       ...lines,
       `  pick → derived data: ${(roundMs + derivedMs).toFixed(0)} ms`,
     ].join('\n'),

@@ -417,17 +417,32 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
   // nodes, each listed once.
   let rowNodes: Int32Array = new Int32Array(1024);
   let m = 0;
-  let last = -1;
-  for (let k = 0; k < events.length; k++) {
-    const s = stack[events[k]];
-    // Events in a row often share a stack.
-    if (s === last || s < 0 || s >= rows) continue;
-    last = s;
-    const q = ofStack[s];
-    if (mark[q] !== -1) continue;
+  const add = (q: number) => {
     mark[q] = ROW;
     if (m === rowNodes.length) rowNodes = grown(rowNodes);
     rowNodes[m++] = q;
+  };
+  let last = -1;
+  if (events.length < rows >> 3) {
+    for (let k = 0; k < events.length; k++) {
+      const s = stack[events[k]];
+      // Events in a row often share a stack.
+      if (s === last || s < 0 || s >= rows) continue;
+      last = s;
+      if (mark[ofStack[s]] === -1) add(ofStack[s]);
+    }
+  } else {
+    // Many events: the rows they use flagged first (a thread's events come in time order, their
+    // rows scattered: a byte per row stays in cache where a node's mark would not), then read in
+    // row order, which is nearly node order (nodes are numbered as rows first reach them).
+    const used = new Uint8Array(rows);
+    for (let k = 0; k < events.length; k++) {
+      const s = stack[events[k]];
+      if (s === last || s < 0 || s >= rows) continue;
+      last = s;
+      used[s] = 1;
+    }
+    for (let s = 0; s < rows; s++) if (used[s] === 1 && mark[ofStack[s]] === -1) add(ofStack[s]);
   }
   return m * (t.maxDepth + 1) <= budget ? reduceByWalks(t, rowNodes.subarray(0, m)) : reduceByPasses(t);
 }

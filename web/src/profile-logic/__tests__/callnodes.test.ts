@@ -608,10 +608,14 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
     it(`hold every node the events reach once, in chains ending at rows or forks, random profile ${seed}`, () => {
       const p = randomProfile(seed, 20, 4000, 600);
       const t = callNodes(p);
-      // Every third event: a type's subset of the stacks.
-      const events = Int32Array.from({ length: 200 }, (_, k) => 3 * k);
+      // Every third event: a type's subset of the stacks, its events few for the table's rows
+      // (read one by one); and all but every fifteenth (many: the rows they use flagged first).
+      const few = Int32Array.from({ length: 200 }, (_, k) => 3 * k);
+      const many = Int32Array.from({ length: 600 }, (_, k) => k).filter((i) => i % 15 !== 0);
+      expect(few.length).toBeLessThan(p.stacks.length >> 3);
+      expect(many.length).toBeGreaterThan(p.stacks.length >> 3);
       // Walks up from the rows' nodes, and passes over the whole table.
-      for (const [how, budget] of [['walks', Infinity], ['passes', 0]] as const) {
+      for (const [how, budget, events] of [['walks', Infinity, few], ['passes', 0, few], ['walks, many events', Infinity, many], ['passes, many events', 0, many]] as const) {
         const r = reduceNodes(p, events, budget);
         // The nodes reached and each one's callees reached, walked here.
         const reached = new Set<number>();
@@ -651,7 +655,7 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         // The scratch the walks used is left clean.
         expect(t.scratch!.every((x) => x === -1), how).toBe(true);
         // Weights on a stack row outside them: nothing reduced, the whole table used instead.
-        const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && i % 3 !== 0);
+        const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && !events.includes(i));
         expect(outside).toBeGreaterThanOrEqual(0);
         const weights = new Float64Array(p.stacks.length + 2);
         weights[p.events.stack[outside]] = 1;
