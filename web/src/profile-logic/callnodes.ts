@@ -72,11 +72,11 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   const frames = Math.min(fname.length, fkind.length);
   const ofStack = new Int32Array(rows);
   // Node columns as long as the rows (a node per row at most); the rest is never touched.
-  let prefix = new Int32Array(rows);
-  let name = new Int32Array(rows);
-  let kind = new Uint8Array(rows);
-  let depth = new Int32Array(rows);
-  let slots = new Int32Array(1024);
+  let prefix: Int32Array = new Int32Array(rows);
+  let name: Int32Array = new Int32Array(rows);
+  let kind: Uint8Array = new Uint8Array(rows);
+  let depth: Int32Array = new Int32Array(rows);
+  let slots: Int32Array = new Int32Array(1024);
   let mask = slots.length - 1;
   let hashed = 0;
   let n = 0;
