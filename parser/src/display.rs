@@ -8,10 +8,11 @@
 //! shown: monitorClass "SearchService$Index"                                       startTime "+431.250 ms"
 //! ```
 
-use crate::chunk::Chunk;
+use crate::chunk::{Chunk, ABSENT};
 use crate::error::{ErrorKind, Result};
 use crate::metadata::FieldUnit;
 use crate::reader::Reader;
+use crate::resolve::ThreadMap;
 use crate::ticks::Ticks;
 use crate::value::Value;
 
@@ -25,14 +26,18 @@ pub(crate) struct Shown<'c, 'a> {
     chunk: &'c Chunk<'a>,
     ticks: Ticks,
     origin_nanos: i64,
+    /// Thread pool ids whose thread is carried over from an earlier chunk ([`crate::ThreadChain`]).
+    threads: ThreadMap,
 }
 
 impl<'a> Chunk<'a> {
     /// Every field of the event at chunk-relative `pos`, resolved for reading: see the module
-    /// notes. Times read as ms since `origin_nanos` (epoch ns, the recording's start).
-    pub fn decode_event_shown(&self, pos: usize, origin_nanos: i64) -> Result<(String, Value)> {
+    /// notes. Times read as ms since `origin_nanos` (epoch ns, the recording's start); a thread
+    /// whose pool id `threads` holds (the chunk's overrides, [`crate::ThreadChain`]) reads as
+    /// that thread, as the JDK names it reading the chunks before this one.
+    pub fn decode_event_shown(&self, pos: usize, origin_nanos: i64, threads: ThreadMap) -> Result<(String, Value)> {
         let (mut r, class) = self.event_at(pos)?;
-        let s = Shown::new(self, origin_nanos);
+        let s = Shown::new(self, origin_nanos).with_threads(threads);
         let v = s.value(&mut r, class, 0, 0)?;
         Ok((self.md.classes[class].name.clone(), v))
     }
@@ -48,7 +53,13 @@ fn short(class: &str) -> &str {
 
 impl<'c, 'a> Shown<'c, 'a> {
     pub(crate) fn new(chunk: &'c Chunk<'a>, origin_nanos: i64) -> Shown<'c, 'a> {
-        Shown { chunk, ticks: Ticks::new(&chunk.header), origin_nanos }
+        Shown { chunk, ticks: Ticks::new(&chunk.header), origin_nanos, threads: ThreadMap::default() }
+    }
+
+    /// Name these thread pool ids as these threads (the chunk's overrides).
+    pub(crate) fn with_threads(mut self, threads: ThreadMap) -> Self {
+        self.threads = threads;
+        self
     }
 
     fn value(&self, r: &mut Reader<'a>, class: usize, nest: usize, hops: usize) -> Result<Value> {
@@ -94,6 +105,12 @@ impl<'c, 'a> Shown<'c, 'a> {
             return Value::Str(format!("{} #{id}", short(name)));
         }
         match self.chunk.pool_reader(class, id) {
+            // A thread the chain carries over from an earlier chunk, as that chunk wrote it.
+            Some(_) if name == "java.lang.Thread" && self.threads.contains_key(&id) => {
+                let t = &self.threads[&id];
+                let id = if t.java_id == ABSENT { Value::Null } else { Value::Int(t.java_id) };
+                thread_text((!t.name.is_empty()).then(|| t.name.clone()), id).map_or(Value::Null, Value::Str)
+            }
             // A constant with one field (Symbol, ThreadState, FrameType…) reads as that field.
             Some(mut pr) => match self.value(&mut pr, class, nest + 1, hops + 1) {
                 Ok(Value::Object(mut fs)) if fs.len() == 1 => fs.pop().map(|(_, v)| v).unwrap_or(Value::Null),
@@ -142,6 +159,16 @@ fn text(v: &Value) -> Option<String> {
     }
 }
 
+/// A thread in short: its name (the Java name, else the OS name) and Java id.
+fn thread_text(name: Option<String>, java_id: Value) -> Option<String> {
+    match (name, java_id) {
+        (Some(n), Value::Int(id)) if id > 0 => Some(format!("{n} (javaThreadId = {id})")),
+        (Some(n), _) => Some(n),
+        (None, Value::Int(id)) => Some(format!("javaThreadId = {id}")),
+        _ => None,
+    }
+}
+
 /// The pool types shown in short: one text instead of their fields.
 pub(crate) const COMPACT: [&str; 8] = [
     "java.lang.Class",
@@ -163,13 +190,7 @@ fn compact(class: &str, mut fs: Vec<(String, Value)>) -> Value {
         "jdk.types.ClassLoader" => text(&take(&mut fs, "name")).or_else(|| text(&take(&mut fs, "type"))),
         "java.lang.Thread" => {
             let id = take(&mut fs, "javaThreadId");
-            let name = text(&take(&mut fs, "javaName")).or_else(|| text(&take(&mut fs, "osName")));
-            match (name, id) {
-                (Some(n), Value::Int(id)) if id > 0 => Some(format!("{n} (javaThreadId = {id})")),
-                (Some(n), _) => Some(n),
-                (None, Value::Int(id)) => Some(format!("javaThreadId = {id}")),
-                _ => None,
-            }
+            thread_text(text(&take(&mut fs, "javaName")).or_else(|| text(&take(&mut fs, "osName"))), id)
         }
         "jdk.types.Method" => {
             let ty = text(&take(&mut fs, "type")).unwrap_or_default();
@@ -205,7 +226,7 @@ mod tests {
         let mut at = None;
         chunk.scan(|pos, _, tid| if tid == id && at.is_none() { at = Some(pos) }).unwrap();
         let origin = headers[0].start_nanos;
-        let (name, v) = chunk.decode_event_shown(at.unwrap(), origin).unwrap();
+        let (name, v) = chunk.decode_event_shown(at.unwrap(), origin, Default::default()).unwrap();
         assert_eq!(name, "jdk.JavaMonitorEnter");
         let s = |f: &str| match v.get(f) {
             Some(Value::Str(s)) => s.clone(),

@@ -39,7 +39,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
 pub use table::{type_table, Column, ColumnData, ColumnKind, TypeTable, Unit};
 pub use value::Value;
-pub use resolve::{chain_step, chain_threads, ChunkThreads, ThreadIdentity, ThreadMap};
+pub use resolve::{chain_step, chain_threads, ChunkThreads, PoolChange, ThreadIdentity, ThreadMap};
 
 use rustc_hash::FxHashMap;
 
@@ -109,10 +109,11 @@ pub struct Recording {
     pub errors: Vec<Error>,
     /// How thread pool ids resolve across chunks.
     pub thread_chain: ThreadChain,
-    /// Per chunk a count pass read (same order as `chunks`): its index and its thread pool, as
-    /// the chunk writes it. The caller chains them ([`chain_threads`]) when it decodes chunks
-    /// apart (the browser's workers), and gives the result back as [`ThreadChain::given`].
-    pub chunk_threads: Vec<(usize, ChunkThreads)>,
+    /// Per chunk a count pass read (same order as `chunks`): its thread pool as the chunk writes
+    /// it, as a change since the chunk before it ([`PoolChange`]). A caller that decodes chunks
+    /// apart (the browser's workers) chains the pools once ([`chain_step`]) and gives each
+    /// decoder the overrides of its chunks ([`ThreadChain::given`]).
+    pub chunk_threads: Vec<PoolChange>,
 }
 
 /// Per chunk index, its thread overrides (see [`ThreadChain`]).
@@ -123,14 +124,18 @@ pub type ChunkOverrides = FxHashMap<usize, ThreadMap>;
 /// recording keeps its first name as long as every chunk since lists it.
 #[derive(Debug, Clone, Default)]
 pub struct ThreadChain {
-    /// Per chunk index, its overrides, from [`chain_threads`] over every chunk of the recording
-    /// (for chunks decoded apart). `None`: chained while decoding, each chunk after the one
+    /// Per chunk index, its overrides, from the chain over every chunk of the recording (for
+    /// chunks decoded apart: the caller chains the count pass's [`PoolChange`]s); a chunk not
+    /// in it has none. `None`: chained while decoding, each chunk after the one
     /// decoded just before it when that is the chunk before it in the file (a whole file read
     /// in order, as the CLI does).
     pub given: Option<ChunkOverrides>,
     /// The chunk decoded last, the thread identities it ended with and its overrides (asked
     /// for again by a type table of the same chunk).
     last: Option<(usize, ThreadMap, ThreadMap)>,
+    /// The chunk a count pass read last and its own thread pool (what the next chunk's
+    /// [`PoolChange`] is taken against).
+    counted: Option<(usize, ThreadMap)>,
 }
 
 /// Which event types to decode into rows, and what else a pass over the chunks records.
@@ -232,7 +237,7 @@ impl Recording {
     }
 
     /// The overrides of `chunk`'s thread pool ids (see [`ThreadChain`]); a count pass (`counts`)
-    /// also keeps the chunk's own entries in `chunk_threads`.
+    /// also keeps the chunk's own pool in `chunk_threads`, as a change since the chunk before.
     pub(crate) fn thread_overrides(&mut self, chunk: &Chunk<'_>, counts: bool) -> ThreadMap {
         if !counts {
             if let Some(g) = &self.thread_chain.given {
@@ -252,7 +257,9 @@ impl Recording {
         let (last, overrides) = chain_step(&prev, &own);
         self.thread_chain.last = Some((chunk.index, last, overrides.clone()));
         if counts {
-            self.chunk_threads.push((chunk.index, own));
+            let prev = self.thread_chain.counted.take().filter(|(i, _)| i + 1 == chunk.index);
+            self.chunk_threads.push(PoolChange::new(chunk.index, prev.as_ref().map(|(_, p)| p), &own));
+            self.thread_chain.counted = Some((chunk.index, own.into_iter().collect()));
         }
         overrides
     }

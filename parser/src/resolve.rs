@@ -96,6 +96,51 @@ pub type ChunkThreads = Vec<(u64, ThreadIdentity)>;
 /// Pool id → identity.
 pub type ThreadMap = FxHashMap<u64, ThreadIdentity>;
 
+/// One chunk's thread pool as a count pass hands it to a caller that chains chunks decoded
+/// apart: the entries that differ from the pool of the chunk just before it, when the same pass
+/// read that one, else the whole pool. A day of chunks lists the same few thousand threads in
+/// every pool, so the changes stay small where the pools together would not.
+///
+/// ```text
+/// chunk 7 pool {1 main, 2 worker, 3 job-1}   → whole: true,  set [1 main, 2 worker, 3 job-1]
+/// chunk 8 pool {1 main, 3 job-2, 4 reader}   → whole: false, set [3 job-2, 4 reader], gone [2]
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolChange {
+    /// The chunk's index.
+    pub chunk: usize,
+    /// `set` is the whole pool; otherwise the change since chunk `chunk - 1`'s pool.
+    pub whole: bool,
+    /// Entries new or changed since the previous pool (every entry when `whole`), ids increasing.
+    pub set: ChunkThreads,
+    /// Ids the previous pool held and this one lacks, increasing (empty when `whole`).
+    pub gone: Vec<u64>,
+}
+
+impl PoolChange {
+    /// `own`, the pool of chunk `chunk`, as a change since `prev` (chunk `chunk - 1`'s pool), or
+    /// whole without one.
+    pub(crate) fn new(chunk: usize, prev: Option<&ThreadMap>, own: &ChunkThreads) -> PoolChange {
+        let Some(prev) = prev else { return PoolChange { chunk, whole: true, set: own.clone(), gone: Vec::new() } };
+        let set = own.iter().filter(|(id, t)| prev.get(id) != Some(t)).cloned().collect();
+        let held: rustc_hash::FxHashSet<u64> = own.iter().map(|(id, _)| *id).collect();
+        let mut gone: Vec<u64> = prev.keys().filter(|id| !held.contains(id)).copied().collect();
+        gone.sort_unstable();
+        PoolChange { chunk, whole: false, set, gone }
+    }
+
+    /// The pool this change makes of `pool` (the previous chunk's; ignored when `whole`).
+    pub fn apply(&self, pool: &mut ThreadMap) {
+        if self.whole {
+            pool.clear();
+        }
+        for id in &self.gone {
+            pool.remove(id);
+        }
+        pool.extend(self.set.iter().cloned());
+    }
+}
+
 /// One step of the JDK's reading of thread pools across chunks (jdk.jfr's ChunkParser reuses
 /// the previous chunk's resolved constant for every key the previous chunk's pool holds):
 /// given the identities the previous chunk ended with (`prev`) and this chunk's own entries,

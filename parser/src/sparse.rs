@@ -303,9 +303,9 @@ mod tests {
         let opts = crate::Options { only: None, pass: crate::Pass::Overview };
         let (whole, sparse) = (crate::parse(&data, &opts), crate::parse(s.bytes(), &opts));
         assert_eq!(whole.chunk_threads.len(), 1);
-        assert_eq!(whole.chunk_threads[0].1.len(), 20_000);
-        assert_eq!(whole.chunk_threads[0].1[41].1.name, "pool-worker-thread-42");
-        let named = |r: &crate::Recording| r.chunk_threads[0].1.iter().filter(|(_, t)| t.name.starts_with("pool-worker-thread-")).count();
+        assert_eq!((whole.chunk_threads[0].whole, whole.chunk_threads[0].set.len()), (true, 20_000));
+        assert_eq!(whole.chunk_threads[0].set[41].1.name, "pool-worker-thread-42");
+        let named = |r: &crate::Recording| r.chunk_threads[0].set.iter().filter(|(_, t)| t.name.starts_with("pool-worker-thread-")).count();
         assert_eq!((sparse.chunk_threads.len(), named(&sparse)), (1, 20_000));
         assert!(sparse.chunk_threads == whole.chunk_threads);
     }

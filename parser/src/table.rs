@@ -522,7 +522,7 @@ impl<'c, 'a> Walk<'c, 'a> {
     fn new(chunk: &'c Chunk<'a>, origin_nanos: i64, threads: crate::ThreadMap) -> Walk<'c, 'a> {
         Walk {
             chunk,
-            shown: Shown::new(chunk, origin_nanos),
+            shown: Shown::new(chunk, origin_nanos).with_threads(threads.clone()),
             ticks: Ticks::new(&chunk.header),
             res: Resolver::new(chunk).with_thread_overrides(threads),
             thread_class: chunk.md.class_by_name("java.lang.Thread"),

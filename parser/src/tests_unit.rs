@@ -299,8 +299,8 @@ fn a_thread_renamed_in_a_later_chunk_keeps_its_first_name_when_read_whole() {
     // A count pass keeps each chunk's own entries for a caller that decodes chunks apart.
     let counted = parse(&[first, second].concat(), &Options { only: None, pass: crate::Pass::Count });
     assert_eq!(counted.chunk_threads.len(), 2);
-    assert_eq!(counted.chunk_threads[1].0, 1);
-    assert_eq!(counted.chunk_threads[1].1[0].1.name, "renamed");
+    assert_eq!((counted.chunk_threads[1].chunk, counted.chunk_threads[1].whole), (1, false));
+    assert_eq!(counted.chunk_threads[1].set[0].1.name, "renamed");
     // Chunk by chunk, each chunk's thread pool asked for again right after its rows (a type
     // table of the chunk, as the export makes one): the same overrides, and the chain goes on.
     let mut rec = crate::Recording::default();
@@ -314,4 +314,47 @@ fn a_thread_renamed_in_a_later_chunk_keeps_its_first_name_when_read_whole() {
     assert_eq!(names(&rec), vec!["main", "main", "other"]);
     assert!(again[0].is_empty());
     assert_eq!(again[1].get(&1).map(|t| t.name.as_str()), Some("main"));
+}
+
+#[test]
+fn a_count_pass_hands_each_pool_as_its_change_since_the_chunk_before() {
+    // 60 chunks listing the same 3,000 threads: thread 7 renamed from chunk 10 on, thread 9
+    // gone from chunk 20 on, thread 3,001 new from chunk 30 on.
+    const N: u64 = 3_000;
+    let pool_of = |k: u64| -> Vec<(u64, Vec<u8>)> {
+        let mut p: Vec<_> = (1..=N)
+            .filter(|&i| !(i == 9 && k >= 20))
+            .map(|i| (i, thread(&if i == 7 && k >= 10 { "worker-7-renamed".to_string() } else { format!("worker-{i}") }, 100 + i, i)))
+            .collect();
+        if k >= 30 {
+            p.push((N + 1, thread("late", 100 + N + 1, N + 1)));
+        }
+        p
+    };
+    let chunks: Vec<Vec<u8>> = (0..60u64)
+        .map(|k| {
+            let mut pools = basic_pools();
+            pools[0] = (4, pool_of(k));
+            chunk(&[metadata(&basic_classes()), checkpoint(&pools), event(20, &sample(1, 1, 1))], 0, Some(1), k as i64 * 10)
+        })
+        .collect();
+    let counted = parse(&chunks.concat(), &Options { only: None, pass: crate::Pass::Overview });
+    assert!(counted.errors.is_empty(), "{:?}", counted.errors);
+    let c = &counted.chunk_threads;
+    assert_eq!(c.len(), 60);
+    assert_eq!((c[0].whole, c[0].set.len()), (true, N as usize));
+    // Past the first, only what changed: three entries in all, not 59 × 3,000.
+    let changed: Vec<(usize, Vec<u64>, Vec<u64>)> =
+        c[1..].iter().filter(|p| !p.set.is_empty() || !p.gone.is_empty()).map(|p| (p.chunk, p.set.iter().map(|(id, _)| *id).collect(), p.gone.clone())).collect();
+    assert_eq!(changed, vec![(10, vec![7], vec![]), (20, vec![], vec![9]), (30, vec![N + 1], vec![])]);
+    assert!(c[1..].iter().all(|p| !p.whole));
+    // Applied in turn, the changes give back each chunk's pool as the chunk alone reads it.
+    let mut pool = crate::ThreadMap::default();
+    for (k, p) in c.iter().enumerate() {
+        p.apply(&mut pool);
+        let alone = parse(&chunks[k], &Options { only: None, pass: crate::Pass::Overview });
+        let want: crate::ThreadMap = alone.chunk_threads[0].set.iter().cloned().collect();
+        assert!(pool == want, "chunk {k}");
+    }
+    assert_eq!(pool.get(&7).map(|t| t.name.as_str()), Some("worker-7-renamed"));
 }

@@ -94,40 +94,34 @@ fn f64_ids(v: &[i64]) -> Vec<f64> {
     v.iter().map(|&x| if x == i64::MIN { f64::NAN } else { x as f64 }).collect()
 }
 
-/// Per chunk index, its thread overrides: the chunks' thread pools (`order` the chunk indices in
-/// file order; one entry per pool entry: its chunk, id, name, OS and Java ids, NaN when absent,
-/// and whether it is virtual) chained by the parser's `chain_threads`.
-#[allow(clippy::too_many_arguments)]
-fn thread_chain(order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) -> jfrscope_parser::ChunkOverrides {
-    let pos: std::collections::HashMap<u32, usize> = order.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mut per: Vec<jfrscope_parser::ChunkThreads> = vec![Vec::new(); order.len()];
-    let id_of = |v: f64| if v.is_finite() { v as i64 } else { i64::MIN };
-    for (k, name) in names.into_iter().enumerate() {
-        let (Some(&c), Some(&id)) = (chunk.get(k), ids.get(k)) else { break };
-        let Some(&at) = pos.get(&c) else { continue };
-        per[at].push((
-            id as u64,
-            jfrscope_parser::ThreadIdentity {
+/// Thread overrides as the page hands them over, one entry each: its chunk, pool id, name, OS
+/// and Java ids (NaN when absent) and whether it is virtual.
+struct Overrides {
+    chunk: Vec<u32>,
+    ids: Vec<f64>,
+    names: Vec<String>,
+    os: Vec<f64>,
+    java: Vec<f64>,
+    virt: Vec<u8>,
+}
+
+impl Overrides {
+    /// Per chunk index, its overrides (the parser's `ThreadChain::given`).
+    fn per_chunk(self) -> jfrscope_parser::ChunkOverrides {
+        let id_of = |v: f64| if v.is_finite() { v as i64 } else { i64::MIN };
+        let mut out = jfrscope_parser::ChunkOverrides::default();
+        for (k, name) in self.names.into_iter().enumerate() {
+            let (Some(&c), Some(&id)) = (self.chunk.get(k), self.ids.get(k)) else { break };
+            let t = jfrscope_parser::ThreadIdentity {
                 name,
-                os_id: os.get(k).copied().map_or(i64::MIN, id_of),
-                java_id: java.get(k).copied().map_or(i64::MIN, id_of),
-                is_virtual: virt.get(k).is_some_and(|&v| v != 0),
-            },
-        ));
-    }
-    // A chunk missing from the list (not read: damaged) breaks the chain, as an empty pool
-    // does when a whole file is read in order.
-    let mut chained: Vec<jfrscope_parser::ChunkThreads> = Vec::with_capacity(per.len());
-    let mut at: Vec<usize> = Vec::with_capacity(per.len());
-    for (k, own) in per.into_iter().enumerate() {
-        if k > 0 && order[k] != order[k - 1].wrapping_add(1) {
-            chained.push(Vec::new());
+                os_id: self.os.get(k).copied().map_or(i64::MIN, id_of),
+                java_id: self.java.get(k).copied().map_or(i64::MIN, id_of),
+                is_virtual: self.virt.get(k).is_some_and(|&v| v != 0),
+            };
+            out.entry(c as usize).or_default().insert(id as u64, t);
         }
-        at.push(chained.len());
-        chained.push(own);
+        out
     }
-    let overrides = jfrscope_parser::chain_threads(&chained);
-    order.iter().zip(at).map(|(&c, k)| (c as usize, overrides[k].clone())).collect()
 }
 
 #[wasm_bindgen]
@@ -172,16 +166,15 @@ impl Parser {
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
     }
 
-    /// The thread pools of every chunk of the recording, as count passes read them (each
-    /// group's `chunkThreads`), in file order (time order for several files): `order` the chunk
-    /// indices, then one entry per pool entry: its chunk, id, name, OS and Java ids (NaN when
-    /// absent) and whether it is virtual. Chained as the JDK reads them (the parser's
-    /// `chain_threads`), a rows pass then resolves each chunk's thread ids to the identity the
-    /// run of chunks holding them started with, as one reader of the whole file would.
+    /// Thread pool ids of chunks whose thread the JDK's reader carries over from an earlier
+    /// chunk, one entry each: its chunk, pool id, name, OS and Java ids (NaN when absent) and
+    /// whether it is virtual. The page chains every chunk's pool once, from the count passes'
+    /// `chunkThreads` (engine/parts.ts chainThreads); a rows pass then resolves those ids to those
+    /// threads, as one reader of the whole recording would, and every other id to its chunk's own
+    /// entry (not chaining the chunks it decodes itself).
     #[wasm_bindgen(js_name = setThreadChain)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn set_thread_chain(&mut self, order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
-        self.rec.thread_chain.given = Some(thread_chain(order, chunk, ids, names, os, java, virt));
+    pub fn set_thread_chain(&mut self, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
+        self.rec.thread_chain.given = Some(Overrides { chunk, ids, names, os, java, virt }.per_chunk());
     }
 
     /// Room for `rows` more event rows (the count pass knows how many a rows pass will add), so
@@ -465,16 +458,21 @@ impl Parser {
             }
             s.push(']');
         }
-        // Per chunk counted: its index and its thread pool, [id, name, OS id, Java id, virtual]
-        // (ids null when absent).
+        // Per chunk counted: its thread pool, whole or as its change since the chunk before
+        // (PoolChange): entries [id, name, OS id, Java id, virtual] (ids null when absent), and
+        // the ids gone.
         s.push_str("],\"chunkThreads\":[");
-        for (i, (c, threads)) in r.chunk_threads.iter().enumerate() {
-            let _ = write!(s, "{}{{\"chunk\":{c},\"threads\":[", if i > 0 { "," } else { "" });
-            for (k, (id, t)) in threads.iter().enumerate() {
+        for (i, p) in r.chunk_threads.iter().enumerate() {
+            let _ = write!(s, "{}{{\"chunk\":{},\"whole\":{},\"threads\":[", if i > 0 { "," } else { "" }, p.chunk, p.whole);
+            for (k, (id, t)) in p.set.iter().enumerate() {
                 let _ = write!(s, "{}[{id},", if k > 0 { "," } else { "" });
                 json_string(&t.name, &mut s);
                 let n = |v: i64| if v == i64::MIN { "null".to_string() } else { v.to_string() };
                 let _ = write!(s, ",{},{},{}]", n(t.os_id), n(t.java_id), t.is_virtual as u8);
+            }
+            s.push_str("],\"gone\":[");
+            for (k, id) in p.gone.iter().enumerate() {
+                let _ = write!(s, "{}{id}", if k > 0 { "," } else { "" });
             }
             s.push_str("]}");
         }
@@ -561,14 +559,31 @@ impl Parser {
 /// All fields of the event at absolute `offset` of the chunk in `chunk_bytes` (which start at
 /// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`, resolved
 /// for reading (`Chunk::decode_event_shown`): pool references as their values, times as ms since
-/// `origin_ms` (epoch ms, the recording's start), spans in ms.
+/// `origin_ms` (epoch ms, the recording's start), spans in ms. The chunk's thread overrides
+/// (as `Parser.setThreadChain` takes them, those of other chunks ignored) name its threads as
+/// the rows do.
 #[wasm_bindgen(js_name = decodeEvent)]
-pub fn decode_event(chunk_bytes: &[u8], chunk_offset: f64, chunk: u32, offset: f64, origin_ms: f64) -> Result<String, JsError> {
+#[allow(clippy::too_many_arguments)]
+pub fn decode_event(
+    chunk_bytes: &[u8],
+    chunk_offset: f64,
+    chunk: u32,
+    offset: f64,
+    origin_ms: f64,
+    thread_chunk: Vec<u32>,
+    thread_ids: Vec<f64>,
+    thread_names: Vec<String>,
+    thread_os: Vec<f64>,
+    thread_java: Vec<f64>,
+    thread_virt: Vec<u8>,
+) -> Result<String, JsError> {
+    let overrides = Overrides { chunk: thread_chunk, ids: thread_ids, names: thread_names, os: thread_os, java: thread_java, virt: thread_virt };
+    let threads = overrides.per_chunk().remove(&(chunk as usize)).unwrap_or_default();
     let (hs, err) = jfrscope_parser::header::chunk_headers_at(chunk_bytes, chunk_offset as u64, chunk as usize);
     let h = hs.into_iter().next().ok_or_else(|| js_error(err.map(|e| e.to_string()).unwrap_or_else(|| "no chunk".into())))?;
     let c = jfrscope_parser::Chunk::from_bytes(chunk_bytes, h, chunk as usize).map_err(js_error)?;
     let origin_nanos = (origin_ms * 1e6) as i64;
-    let (name, v) = c.decode_event_shown((offset - chunk_offset) as usize, origin_nanos).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
+    let (name, v) = c.decode_event_shown((offset - chunk_offset) as usize, origin_nanos, threads).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
     let mut s = String::from("{\"type\":");
     json_string(&name, &mut s);
     s.push_str(",\"fields\":");
@@ -606,12 +621,11 @@ impl TableReader {
         TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ms }
     }
 
-    /// Every chunk's thread pool, as `Parser.setThreadChain` takes them: threads named as the
-    /// JDK names them across chunks.
+    /// Thread overrides, as `Parser.setThreadChain` takes them: threads named as the JDK names
+    /// them across chunks.
     #[wasm_bindgen(js_name = setThreadChain)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn set_thread_chain(&mut self, order: Vec<u32>, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
-        self.rec.thread_chain.given = Some(thread_chain(order, chunk, ids, names, os, java, virt));
+    pub fn set_thread_chain(&mut self, chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) {
+        self.rec.thread_chain.given = Some(Overrides { chunk, ids, names, os, java, virt }.per_chunk());
     }
 
     /// Add the rows of the whole chunks in `bytes`, which start at absolute `base_offset` of the

@@ -18,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
-import { eventBuffers, type ChunkThreads, type Description, type PartColumns, type ShapeBins } from './parts';
+import { eventBuffers, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
@@ -309,21 +309,21 @@ export class WorkerGroup implements GroupDecoder {
     onProgress: (done: number) => void,
     onPiece: (p: PartColumns, last: boolean) => void,
     chunks?: number[],
-    threads?: ChunkThreads[],
+    threads?: ThreadOverrides,
   ): Promise<void> {
     const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }
 
-  async table(type: string, onProgress: (done: number) => void, threads?: ChunkThreads[]): Promise<TablePart> {
+  async table(type: string, onProgress: (done: number) => void, threads?: ThreadOverrides): Promise<TablePart> {
     const m = await this.ask({ kind: 'table', id: this.next++, type, threads }, onProgress);
     if (m.kind !== 'table') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     return m.part;
   }
 
-  async event(chunk: number, offset: number): Promise<string> {
-    const m = await this.ask({ kind: 'event', id: this.next++, chunk, offset });
+  async event(chunk: number, offset: number, threads?: ThreadOverrides): Promise<string> {
+    const m = await this.ask({ kind: 'event', id: this.next++, chunk, offset, threads });
     if (m.kind !== 'fields') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     return m.json;
   }
@@ -579,7 +579,7 @@ export async function loadTypeTable(
         done[i] = n;
         if (!signal?.aborted) onProgress(done.reduce((a, b) => a + b, 0), total);
       },
-      o.session.threads,
+      o.session.threads[i],
     ),
   );
   return joinTableParts(type, await Promise.race([Promise.all(parts), aborted]));
@@ -645,5 +645,6 @@ export async function decodeEventFields(profile: Profile, event: number): Promis
   const g = o.groups.find((x) => x.spans.some(inChunk));
   const span = g?.spans.find(inChunk);
   if (!g || !span) throw new Error(`No chunk of the file holds offset ${offset}.`);
-  return parseEventFields(await g.event(span.index, offset));
+  // Its threads named as in the lanes: as the JDK names them across chunks.
+  return parseEventFields(await g.event(span.index, offset, o.session.threadsOf(span.index)));
 }

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, threadChain, type Description, type PartColumns, type WasmParser } from './parts';
+import { chainThreads, countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
@@ -52,7 +52,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   });
   const description = mergeDescriptions(counted);
   const names = description.types.filter(decodable).map((t) => t.name);
-  const threads = threadChain(counted);
+  const threads = chainThreads(counted);
   const cols: PartColumns[] = groups.map((g) => {
     const p = new Parser(originMs) as unknown as WasmParser;
     setThreadChain(p, threads);
@@ -130,9 +130,9 @@ export async function typeTableInNode(input: Uint8Array, type: string, parts = 1
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
     return sourceOf(buf.slice(base, end), base, g);
   });
-  // The count pass first, as the page's: every chunk's thread pool, for the threads' names.
+  // The count pass first, as the page's: every chunk's thread pool, chained for the threads' names.
   const counted = await Promise.all(sources.map((src) => countGroup(() => new Parser(originMs) as unknown as WasmParser, src, () => {})));
-  const threads = threadChain(counted);
+  const threads = chainThreads(counted);
   const tables = await Promise.all(sources.map((src) => tableGroup(make, src, () => {}, threads)));
   return joinTableParts(type, tables);
 }

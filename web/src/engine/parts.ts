@@ -37,7 +37,7 @@ export interface Description {
   chunkCounts?: number[][];
   /** From the count pass. */
   shape?: ShapeBins;
-  /** Per chunk the count pass read, its thread pool as the chunk writes it (one decoder's own description only). */
+  /** Per chunk the count pass read, its thread pool as the chunk writes it, whole or as a change (one decoder's own description only). */
   chunkThreads?: ChunkThreads[];
   errors: { message: string; chunk: number; offset: number }[];
   info: {
@@ -56,34 +56,137 @@ export interface Description {
 }
 
 /**
- * One chunk's thread pool, as the chunk writes it: `chunk` its index in the file (in the virtual
- * file of several), `threads` its entries [pool id, name, OS thread id, Java thread id (null when
- * absent), 1 for a virtual thread]. The JDK's reader carries a thread from chunk to chunk while
- * the pools keep its id (a renamed thread keeps its first name): every chunk's pool, in file
- * order, is handed to each rows pass (setThreadChain), which chains them as the JDK does.
+ * One chunk's thread pool as the count pass hands it over: `chunk` its index in the file (in the
+ * virtual file of several), `threads` entries [pool id, name, OS thread id, Java thread id (null
+ * when absent), 1 for a virtual thread]: the whole pool when `whole`, else those new or changed
+ * since the pool of chunk `chunk - 1` (which the same decoder counted), with the ids `gone` from
+ * it (the parser's PoolChange: a day of chunks lists the same threads in every pool).
  */
 export interface ChunkThreads {
   chunk: number;
-  threads: [number, string, number | null, number | null, number][];
+  whole: boolean;
+  threads: ThreadEntry[];
+  gone: number[];
 }
 
-/** Every chunk's thread pool from the decoders' count passes (each group's chunks in order), in file order. */
-export function threadChain(counted: Description[]): ChunkThreads[] {
-  return counted.flatMap((d) => d.chunkThreads ?? []).sort((a, b) => a.chunk - b.chunk);
+/** [pool id, name, OS thread id, Java thread id (null when absent), 1 for a virtual thread]. */
+export type ThreadEntry = [number, string, number | null, number | null, number];
+
+/**
+ * Thread pool ids whose thread the JDK's reader carries over from an earlier chunk, one entry
+ * each (columns): its chunk, pool id, and the thread carried over. Every other id of a chunk reads
+ * as the chunk's own entry. What each rows pass, type table and event shown is handed
+ * (setThreadChain), each decoder only its own chunks' (overridesIn).
+ */
+export interface ThreadOverrides {
+  chunk: Uint32Array;
+  id: Float64Array;
+  name: string[];
+  os: Float64Array;
+  java: Float64Array;
+  virt: Uint8Array;
 }
 
-/** Hand a parser (or a table reader) every chunk's thread pool (threadChain), so its rows resolve threads as the JDK does across chunks. */
-export function setThreadChain(p: Pick<WasmParser, 'setThreadChain'>, chain: ChunkThreads[]): void {
-  const entries = chain.flatMap((c) => c.threads.map((t) => [c.chunk, t] as const));
-  p.setThreadChain(
-    Uint32Array.from(chain, (c) => c.chunk),
-    Uint32Array.from(entries, ([c]) => c),
-    Float64Array.from(entries, ([, t]) => t[0]),
-    entries.map(([, t]) => t[1]),
-    Float64Array.from(entries, ([, t]) => t[2] ?? NaN),
-    Float64Array.from(entries, ([, t]) => t[3] ?? NaN),
-    Uint8Array.from(entries, ([, t]) => t[4]),
-  );
+const sameEntry = (a: ThreadEntry, b: ThreadEntry) => a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
+
+/**
+ * Chain every chunk's thread pool from the decoders' count passes, once, as the JDK's reader goes
+ * from chunk to chunk (jdk.jfr's ChunkParser reuses the previous chunk's resolved constant for
+ * every key the next chunk's pool also holds; the parser's chain_step): a pool id keeps the thread
+ * the previous chunk ended with while it is the same thread (same OS and Java ids), so a thread
+ * renamed while recording keeps the name of the first chunk of the unbroken run of chunks listing
+ * it. A chunk missing from the counts (not read: damaged) breaks the chain. Returns the overrides:
+ * per chunk, the ids whose chained thread differs from the chunk's own entry, nearly always few.
+ * The pools change little from chunk to chunk, and so does the chain: only the ids a change
+ * names are looked at again.
+ */
+export function chainThreads(counted: Description[]): ThreadOverrides {
+  const pools = counted.flatMap((d) => d.chunkThreads ?? []).sort((a, b) => a.chunk - b.chunk);
+  /** The pool of the chunk before (id → its own entry), and the thread each id ended with there. */
+  let own = new Map<number, ThreadEntry>();
+  let last = new Map<number, ThreadEntry>();
+  /** Ids whose thread in `last` is not their own entry. */
+  const over = new Set<number>();
+  const out: { chunk: number; t: ThreadEntry }[] = [];
+  let prev = -2;
+  for (const p of pools) {
+    const follows = p.chunk === prev + 1;
+    prev = p.chunk;
+    if (p.whole) {
+      const before = follows ? last : new Map<number, ThreadEntry>();
+      own = new Map();
+      last = new Map();
+      over.clear();
+      for (const t of p.threads) {
+        own.set(t[0], t);
+        const b = before.get(t[0]);
+        // The same thread (OS and Java ids) keeps what it was; another's id is its own entry.
+        const kept = b && b[2] === t[2] && b[3] === t[3] ? b : t;
+        last.set(t[0], kept);
+        if (!sameEntry(kept, t)) over.add(t[0]);
+      }
+    } else {
+      // A change since the chunk before, counted by the same decoder: it is `own`.
+      for (const id of p.gone) {
+        own.delete(id);
+        last.delete(id);
+        over.delete(id);
+      }
+      for (const t of p.threads) {
+        own.set(t[0], t);
+        const b = last.get(t[0]);
+        const kept = b && b[2] === t[2] && b[3] === t[3] ? b : t;
+        last.set(t[0], kept);
+        if (sameEntry(kept, t)) over.delete(t[0]);
+        else over.add(t[0]);
+      }
+    }
+    for (const id of over) out.push({ chunk: p.chunk, t: last.get(id)! });
+  }
+  return {
+    chunk: Uint32Array.from(out, (o) => o.chunk),
+    id: Float64Array.from(out, (o) => o.t[0]),
+    name: out.map((o) => o.t[1]),
+    os: Float64Array.from(out, (o) => o.t[2] ?? NaN),
+    java: Float64Array.from(out, (o) => o.t[3] ?? NaN),
+    virt: Uint8Array.from(out, (o) => o.t[4]),
+  };
+}
+
+/** No thread overrides: every chunk's threads as the chunk writes them. */
+export function noThreadOverrides(): ThreadOverrides {
+  return { chunk: new Uint32Array(0), id: new Float64Array(0), name: [], os: new Float64Array(0), java: new Float64Array(0), virt: new Uint8Array(0) };
+}
+
+/** The overrides of the chunks `has` keeps. */
+export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean): ThreadOverrides {
+  const k: number[] = [];
+  for (let i = 0; i < o.chunk.length; i++) if (has(o.chunk[i])) k.push(i);
+  return {
+    chunk: Uint32Array.from(k, (i) => o.chunk[i]),
+    id: Float64Array.from(k, (i) => o.id[i]),
+    name: k.map((i) => o.name[i]),
+    os: Float64Array.from(k, (i) => o.os[i]),
+    java: Float64Array.from(k, (i) => o.java[i]),
+    virt: Uint8Array.from(k, (i) => o.virt[i]),
+  };
+}
+
+/**
+ * The thread overrides each decoder is handed (its rows passes, type tables and events shown):
+ * those of the chunks its count pass read, from the chain of every decoder's chunks.
+ */
+export function groupOverrides(counted: Description[]): ThreadOverrides[] {
+  const chained = chainThreads(counted);
+  return counted.map((d) => {
+    const mine = new Set((d.chunkThreads ?? []).map((c) => c.chunk));
+    return overridesIn(chained, (c) => mine.has(c));
+  });
+}
+
+/** Hand a parser (or a table reader) the thread overrides (chainThreads), so its rows resolve threads as the JDK does across chunks. */
+export function setThreadChain(p: Pick<WasmParser, 'setThreadChain'>, o: ThreadOverrides): void {
+  p.setThreadChain(o.chunk, o.id, o.name, o.os, o.java, o.virt);
 }
 
 export interface PartColumns {
@@ -274,8 +377,8 @@ export interface WasmParser {
   /** Count a chunk read in part (a SparseChunk, consumed). */
   countSparse(chunk: WasmSparseChunk, firstChunk: number): void;
   rowsChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number, names: string): void;
-  /** Every chunk's thread pool in file order (see setThreadChain). */
-  setThreadChain(order: Uint32Array, chunk: Uint32Array, ids: Float64Array, names: string[], os: Float64Array, java: Float64Array, virt: Uint8Array): void;
+  /** Thread overrides (see setThreadChain). */
+  setThreadChain(chunk: Uint32Array, ids: Float64Array, names: string[], os: Float64Array, java: Float64Array, virt: Uint8Array): void;
   reserveRows(rows: number): void;
   pendingRows(): number;
   nextPiece(): void;
@@ -636,8 +739,8 @@ export const PIECE_ROWS = 1 << 16;
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
  * piece (`last`) carries the errors decoding met. With `events`, the pieces' event columns are
  * copied into the buffers the page hands back (EventBuffers). `chunkRows`: the most rows of the
- * types in one chunk (mostRowsInAChunk), what the parser makes room for. `threads`: every
- * chunk's thread pool (threadChain), so threads resolve as one reader of the whole file does.
+ * types in one chunk (mostRowsInAChunk), what the parser makes room for. `threads`: the thread
+ * overrides of its chunks (chainThreads), so threads resolve as one reader of the whole file does.
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -650,11 +753,11 @@ export async function rowsGroup(
   chunks?: number[],
   events?: { buffers: EventBuffers; memory: WebAssembly.Memory },
   chunkRows = 0,
-  threads?: ChunkThreads[],
+  threads?: ThreadOverrides,
 ): Promise<void> {
   const p = make();
   try {
-    if (threads?.length) setThreadChain(p, threads);
+    if (threads) setThreadChain(p, threads);
     // Room for the rows of the chunk with most of them on top of a piece not yet cut (a piece
     // ends where a chunk ends, once it holds pieceRows), so the columns never grow by doubling:
     // wasm memory keeps its peak.

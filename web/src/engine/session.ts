@@ -20,7 +20,7 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { decodable, threadChain, type ChunkThreads, type Description, type PartColumns, type ShapeBins } from './parts';
+import { decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
 import { mergeShapes } from './shape';
 import { Merger, mergeDescriptions, type PartData } from './merge';
 import { toProfile } from './tables';
@@ -40,7 +40,7 @@ export interface GroupDecoder {
     onProgress: (done: number) => void,
     onPiece: (piece: PartColumns, last: boolean) => void,
     chunks?: number[],
-    threads?: ChunkThreads[],
+    threads?: ThreadOverrides,
   ): Promise<void>;
 }
 
@@ -221,8 +221,8 @@ export class Session {
   private merger: Merger | null = null;
   /** Each group's own count pass. */
   private counted: Description[] = [];
-  /** Every chunk's thread pool in file order, for each rows pass and type table (threadChain). */
-  threads: ChunkThreads[] = [];
+  /** Per group, the thread overrides of its chunks (chainThreads, chained once after the count), for its rows passes, type tables and events shown. */
+  threads: ThreadOverrides[] = [];
   private busy: Promise<unknown> = Promise.resolve();
   /** Types held as a time window only (too many rows to hold whole). */
   readonly windows = new Map<string, { fromMs: number; toMs: number; rows: number }>();
@@ -261,12 +261,18 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
-    this.threads = threadChain(this.counted);
+    this.threads = groupOverrides(this.counted);
     this.description.errors.push(...this.layoutErrors);
     this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };
     const first = firstRound(this.description, this.budget, view, this.limit, this.fileSize <= this.wholeFirstBytes);
     return this.round(first, (n) => onProgress(this.fileSize + n, total));
+  }
+
+  /** The thread overrides of chunk `chunk` alone (for one event shown). */
+  threadsOf(chunk: number): ThreadOverrides | undefined {
+    const g = this.threads.find((o) => o.chunk.includes(chunk));
+    return g && overridesIn(g, (c) => c === chunk);
   }
 
   /** Types with rows still in the file only. */
@@ -360,7 +366,7 @@ export class Session {
               if (last) errors.push(...piece.description.errors);
             },
             window?.chunks[i],
-            this.threads,
+            this.threads[i],
           ),
         ),
       );

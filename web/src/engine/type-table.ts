@@ -9,7 +9,7 @@
  */
 import { Bool, Dictionary, Field, Float64, Int32, Int64, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
 import { UNIT_KEY, type TypeTableError } from '../columns/type-table';
-import { setThreadChain, type ChunkThreads, type GroupSource, type WasmParser } from './parts';
+import { setThreadChain, type GroupSource, type ThreadOverrides, type WasmParser } from './parts';
 import { utf8Data } from './tables';
 
 /** A column's kind as the wasm bridge hands it over (wasm/src/lib.rs, `TableReader`). */
@@ -38,7 +38,7 @@ export interface TablePart {
 /** The wasm TableReader's surface (keeps this module free of the glue). */
 export interface WasmTableReader {
   addChunks(bytes: Uint8Array, baseOffset: number, firstChunk: number): void;
-  /** Every chunk's thread pool in file order (parts' setThreadChain). */
+  /** Thread overrides (parts' setThreadChain). */
   setThreadChain: WasmParser['setThreadChain'];
   rows(): number;
   names(): string[];
@@ -73,13 +73,13 @@ export function tablePartTransferables(p: TablePart): ArrayBuffer[] {
 
 /**
  * One group's table of `type`, its chunks read one at a time (wasm memory holds one chunk's
- * bytes); `threads`: every chunk's thread pool (parts' threadChain), so threads are named as the
- * JDK names them across chunks.
+ * bytes); `threads`: the thread overrides of its chunks (parts' chainThreads), so threads are
+ * named as the JDK names them across chunks.
  */
-export async function tableGroup(make: () => WasmTableReader, g: GroupSource, onProgress: (done: number) => void, threads?: ChunkThreads[]): Promise<TablePart> {
+export async function tableGroup(make: () => WasmTableReader, g: GroupSource, onProgress: (done: number) => void, threads?: ThreadOverrides): Promise<TablePart> {
   const r = make();
   try {
-    if (threads?.length) setThreadChain(r, threads);
+    if (threads) setThreadChain(r, threads);
     if (g.spans.length === 0) {
       r.addChunks(await g.read(g.base, g.size), g.base, 0);
     } else {

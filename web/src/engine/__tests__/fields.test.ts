@@ -9,6 +9,7 @@ import { decodeEvent } from '../pkg/jfrscope_wasm.js';
 import { decodeInNode, initWasm } from '../node';
 import { chunkLayout } from '../layout';
 import { parseEventFields } from '../fields';
+import { noThreadOverrides } from '../parts';
 
 const file = resolve(__dirname, '../../../../fixtures/jdk17-profile.jfr');
 
@@ -34,7 +35,10 @@ describe('event fields', () => {
     const spans = chunkLayout(buf);
     const span = spans.find((s) => offset >= s.offset && offset < s.offset + s.size)!;
     const originMs = Math.min(...spans.map((s) => s.startMs));
-    const f = parseEventFields(decodeEvent(new Uint8Array(buf, span.offset, span.size), span.offset, span.index, offset, originMs));
+    const none = noThreadOverrides();
+    const f = parseEventFields(
+      decodeEvent(new Uint8Array(buf, span.offset, span.size), span.offset, span.index, offset, originMs, none.chunk, none.id, none.name, none.os, none.java, none.virt),
+    );
 
     expect(f.eventType).toBe('jdk.JavaMonitorEnter');
     expect(f.monitorClass).toBe('SearchService$Index');
