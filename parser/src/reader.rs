@@ -38,11 +38,100 @@ impl RawStr<'_> {
         match self {
             RawStr::Null | RawStr::Empty => Some(Cow::Borrowed("")),
             RawStr::Pool(_) => None,
-            RawStr::Utf8(b) => Some(String::from_utf8_lossy(b)),
+            RawStr::Utf8(b) => Some(java_utf8(b)),
             RawStr::Utf16(s) => Some(Cow::Borrowed(s.as_str())),
             RawStr::Latin1(b) => Some(Cow::Owned(b.iter().map(|&c| c as char).collect())),
         }
     }
+}
+
+/// UTF-8 bytes as `new String(bytes, UTF_8)` reads them, which is how the JDK's reader decodes
+/// encoding 3. Valid UTF-8 is borrowed as is. The JVM writes its symbols (method, class and
+/// thread names) in modified UTF-8, where a character beyond U+FFFF is two 3-byte surrogates
+/// (`ed a0 b5 ed b3 b3` for U+1D4B3) and NUL is `c0 80`; Java replaces each 3-byte surrogate with
+/// one U+FFFD where a WHATWG decoder (`String::from_utf8_lossy`, `TextDecoder`) writes three, so
+/// malformed input takes Java's decoder's steps: how many bytes a bad sequence spans, and which
+/// byte decoding resumes at, are Java's.
+pub fn java_utf8(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if let Ok(s) = std::str::from_utf8(b) {
+        return Cow::Borrowed(s);
+    }
+    const REPL: char = '\u{FFFD}';
+    let cont = |x: u8| x & 0xc0 == 0x80;
+    // The second byte of a 3-byte (4-byte) sequence led by `b1` cannot continue it.
+    let bad3_2 = |b1: u8, b2: u8| (b1 == 0xe0 && b2 & 0xe0 == 0x80) || !cont(b2);
+    let bad4_2 = |b1: u8, b2: u8| b1 > 0xf4 || (b1 == 0xf0 && !(0x90..=0xbf).contains(&b2)) || (b1 == 0xf4 && b2 & 0xf0 != 0x80) || !cont(b2);
+    let mut out = String::with_capacity(b.len() + 8);
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        let b1 = b[i];
+        i += 1;
+        if b1 < 0x80 {
+            out.push(b1 as char);
+        } else if b1 >> 5 == 0b110 && b1 & 0x1e != 0 {
+            match b.get(i) {
+                Some(&b2) if cont(b2) => {
+                    i += 1;
+                    out.push(char::from_u32((u32::from(b1 & 0x1f) << 6) | u32::from(b2 & 0x3f)).unwrap_or(REPL));
+                }
+                Some(_) => out.push(REPL),
+                None => {
+                    out.push(REPL);
+                    break;
+                }
+            }
+        } else if b1 >> 4 == 0b1110 {
+            if i + 1 < n {
+                let (b2, b3) = (b[i], b[i + 1]);
+                if bad3_2(b1, b2) {
+                    out.push(REPL);
+                } else if !cont(b3) {
+                    out.push(REPL);
+                    i += 1;
+                } else {
+                    i += 2;
+                    let c = (u32::from(b1 & 0x0f) << 12) | (u32::from(b2 & 0x3f) << 6) | u32::from(b3 & 0x3f);
+                    // A surrogate (ed a0..bf xx) is not a char: one replacement for the three bytes.
+                    out.push(char::from_u32(c).unwrap_or(REPL));
+                }
+                continue;
+            }
+            out.push(REPL);
+            if i < n && bad3_2(b1, b[i]) {
+                continue;
+            }
+            break;
+        } else if b1 >> 3 == 0b11110 {
+            if i + 2 < n {
+                let (b2, b3, b4) = (b[i], b[i + 1], b[i + 2]);
+                let c = (u32::from(b1 & 0x07) << 18) | (u32::from(b2 & 0x3f) << 12) | (u32::from(b3 & 0x3f) << 6) | u32::from(b4 & 0x3f);
+                if cont(b2) && cont(b3) && cont(b4) && (0x1_0000..=0x10_ffff).contains(&c) {
+                    i += 3;
+                    out.push(char::from_u32(c).unwrap_or(REPL));
+                } else {
+                    out.push(REPL);
+                    if !bad4_2(b1, b2) {
+                        i += if cont(b3) { 2 } else { 1 };
+                    }
+                }
+                continue;
+            }
+            out.push(REPL);
+            if b1 > 0xf4 || (i < n && bad4_2(b1, b[i])) {
+                continue;
+            }
+            i += 1;
+            if i < n && !cont(b[i]) {
+                continue;
+            }
+            break;
+        } else {
+            out.push(REPL);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The compressed integer that starts the little-endian word `w` (the next eight bytes) and
@@ -528,5 +617,41 @@ mod tests {
         let e = Reader::new(&[3, 0xff, 0xff, 0x03], 40, true).string().unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::TooLarge { .. }));
         assert_eq!(e.offset(), 41);
+    }
+
+    /// What `new String(bytes, StandardCharsets.UTF_8)` gives (JDK 17 and 25 alike) for modified
+    /// UTF-8 as the JVM writes it and for malformed bytes; `from_utf8_lossy` would give three
+    /// replacements for each 3-byte surrogate. Printed by Java for these bytes; the same decoder
+    /// agreed with Java on 500,000 random sequences of bytes chosen to break it.
+    #[test]
+    fn utf8_decodes_as_java_does() {
+        let cases = [
+            ("d0b2eda0b5edb3b3", "\u{432}\u{FFFD}\u{FFFD}"),
+            ("eda080", "\u{FFFD}"),
+            ("4ac08042", "J\u{FFFD}\u{FFFD}B"),
+            ("e0808041", "\u{FFFD}\u{FFFD}\u{FFFD}A"),
+            ("e18041", "\u{FFFD}A"),
+            ("e1", "\u{FFFD}"),
+            ("e180", "\u{FFFD}"),
+            ("f09080", "\u{FFFD}"),
+            ("f0908041", "\u{FFFD}A"),
+            ("f4908080", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+            ("f5808080", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+            ("f7bfbfbf", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+            ("f0", "\u{FFFD}"),
+            ("c2", "\u{FFFD}"),
+            ("80bf41", "\u{FFFD}\u{FFFD}A"),
+            ("edbfbf41", "\u{FFFD}A"),
+            ("e0a080", "\u{800}"),
+            ("f09d92b3", "\u{1D4B3}"),
+            ("ff41", "\u{FFFD}A"),
+        ];
+        for (hex, java) in cases {
+            let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+            assert_eq!(java_utf8(&bytes), java, "{hex}");
+            let mut string = vec![3u8, bytes.len() as u8];
+            string.extend_from_slice(&bytes);
+            assert_eq!(Reader::new(&string, 0, true).string().unwrap().to_text().unwrap(), java, "{hex}");
+        }
     }
 }

@@ -151,9 +151,14 @@ pub fn chain_step(prev: &ThreadMap, own: &[(u64, ThreadIdentity)]) -> (ThreadMap
     let mut last = ThreadMap::default();
     let mut overrides = ThreadMap::default();
     for (id, t) in own {
-        // Only the same thread (its OS and Java ids) renamed: two files of different JVMs, opened
-        // together, number their threads alike, and the JDK reads each file on its own.
-        match prev.get(id).filter(|p| p.os_id == t.os_id && p.java_id == t.java_id) {
+        // Only the same thread renamed: two files of different JVMs, opened together, number
+        // their threads alike, and the JDK reads each file on its own. The same thread is the
+        // same OS thread; its Java id may change when the native thread attaches again under a
+        // new java.lang.Thread (async-profiler keys its pool by OS id, and `main` comes back
+        // as `DestroyJavaVM` with the next Java id), but threads without a real OS thread
+        // (virtual threads write 0) are told apart by their Java ids.
+        let same = |p: &&ThreadIdentity| p.os_id == t.os_id && (p.java_id == t.java_id || (t.os_id != ABSENT && t.os_id != 0));
+        match prev.get(id).filter(same) {
             Some(p) => {
                 if p != t {
                     overrides.insert(*id, p.clone());

@@ -279,6 +279,14 @@ fn thread_chain_keeps_the_first_chunk_identity_while_the_pools_hold_the_id() {
     // and Java ids), which keep their own entries, as the JDK reads each file on its own.
     let two = chain_threads(&[vec![(1, ident("main", 100)), (2, ident("worker", 200))], vec![(1, ident("main", 900)), (2, ident("reader", 901))]]);
     assert!(two[1].is_empty(), "{:?}", two[1]);
+    // async-profiler keys its pool by OS thread id: `main` attaches again as `DestroyJavaVM`
+    // under a new Java id in the last chunk, and the JDK's reader still names it `main`.
+    let ap = |name: &str, java| crate::ThreadIdentity { name: name.into(), os_id: 17114, java_id: java, is_virtual: false };
+    let o = chain_threads(&[vec![(17114, ap("main", 1))], vec![(17114, ap("DestroyJavaVM", 8276))]]);
+    assert_eq!(o[1].get(&17114), Some(&ap("main", 1)));
+    // Virtual threads have no OS thread (0): another JVM's virtual thread of the same id is not it.
+    let vt = |name: &str, java| crate::ThreadIdentity { name: name.into(), os_id: 0, java_id: java, is_virtual: true };
+    assert!(chain_threads(&[vec![(230, vt("vt-1", 230))], vec![(230, vt("other", 231))]])[1].is_empty());
 }
 
 #[test]
