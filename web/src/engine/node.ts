@@ -5,15 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
+import { decodeEvent, initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { chainThreads, countGroup, decodable, describeCounted, eventBuffers, EventBuffers, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
+import { chainThreads, countGroup, decodable, describeCounted, eventBuffers, EventBuffers, eventJson, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
 import { Session, type GroupDecoder } from './session';
 import type { Profile } from '../columns/profile';
+import { parseEventFields } from './fields';
 
 let memory: WebAssembly.Memory | null = null;
 export function initWasm(): WebAssembly.Memory {
@@ -135,4 +136,17 @@ export async function typeTableInNode(input: Uint8Array, type: string, parts = 1
   const threads = chainThreads(counted);
   const tables = await Promise.all(sources.map((src) => tableGroup(make, src, () => {}, threads)));
   return joinTableParts(type, tables);
+}
+
+/**
+ * Every field of the event at absolute `offset` of `input`, opened as `session` (sessionInNode,
+ * counted), as the page's event panel gets them (engine/index.ts decodeEventFields, the worker's
+ * `event`): its threads named by the session's chain.
+ */
+export function eventFieldsInNode(session: Session, input: Uint8Array, offset: number): Record<string, unknown> {
+  initWasm();
+  const buf = fileOf(input);
+  const span = chunkLayout(buf).find((s) => offset >= s.offset && offset < s.offset + s.size);
+  if (!span) throw new Error(`No chunk of the file holds offset ${offset}.`);
+  return parseEventFields(eventJson(decodeEvent, new Uint8Array(buf, span.offset, span.size), span, offset, session.originMs, session.threadsOf(span.index)));
 }

@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, SparseChunk, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, EventBuffers, mostRowsInAChunk, noThreadOverrides, rowsGroup, sourceOf, transferables, type Description, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
+import { countGroup, EventBuffers, eventJson, mostRowsInAChunk, rowsGroup, sourceOf, transferables, type Description, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -54,8 +54,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
     const span = source.spans.find((s) => s.index === req.chunk);
     if (!span) throw new Error(`Chunk ${req.chunk} is not in this part of the file.`);
     const bytes = await source.read(span.offset, span.size);
-    const t = req.threads ?? noThreadOverrides();
-    post({ kind: 'fields', id: req.id, json: decodeEvent(bytes, span.offset, span.index, req.offset, originMs, t.chunk, t.id, t.name, t.os, t.java, t.virt) });
+    post({ kind: 'fields', id: req.id, json: eventJson(decodeEvent, bytes, span, req.offset, originMs, req.threads) });
   }
 }
 

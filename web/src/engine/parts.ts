@@ -184,6 +184,31 @@ export function groupOverrides(counted: Description[]): ThreadOverrides[] {
   });
 }
 
+/** The wasm `decodeEvent` (keeps this module free of the glue). */
+export type WasmDecodeEvent = (
+  chunkBytes: Uint8Array,
+  chunkOffset: number,
+  chunk: number,
+  offset: number,
+  originMs: number,
+  threadChunk: Uint32Array,
+  threadIds: Float64Array,
+  threadNames: string[],
+  threadOs: Float64Array,
+  threadJava: Float64Array,
+  threadVirt: Uint8Array,
+) => string;
+
+/**
+ * Every field of the event at absolute `offset` of the chunk `span` (its bytes `bytes`), as the
+ * wasm gives them (fields.ts): its threads named by the chunk's overrides (`threads`, the
+ * session's threadsOf), as its row names them.
+ */
+export function eventJson(decode: WasmDecodeEvent, bytes: Uint8Array, span: ChunkSpan, offset: number, originMs: number, threads?: ThreadOverrides): string {
+  const t = threads ?? noThreadOverrides();
+  return decode(bytes, span.offset, span.index, offset, originMs, t.chunk, t.id, t.name, t.os, t.java, t.virt);
+}
+
 /** Hand a parser (or a table reader) the thread overrides (chainThreads), so its rows resolve threads as the JDK does across chunks. */
 export function setThreadChain(p: Pick<WasmParser, 'setThreadChain'>, o: ThreadOverrides): void {
   p.setThreadChain(o.chunk, o.id, o.name, o.os, o.java, o.virt);

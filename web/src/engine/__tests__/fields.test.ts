@@ -9,7 +9,7 @@ import { decodeEvent } from '../pkg/jfrscope_wasm.js';
 import { decodeInNode, initWasm } from '../node';
 import { chunkLayout } from '../layout';
 import { parseEventFields } from '../fields';
-import { noThreadOverrides } from '../parts';
+import { eventJson } from '../parts';
 
 const file = resolve(__dirname, '../../../../fixtures/jdk17-profile.jfr');
 
@@ -35,10 +35,7 @@ describe('event fields', () => {
     const spans = chunkLayout(buf);
     const span = spans.find((s) => offset >= s.offset && offset < s.offset + s.size)!;
     const originMs = Math.min(...spans.map((s) => s.startMs));
-    const none = noThreadOverrides();
-    const f = parseEventFields(
-      decodeEvent(new Uint8Array(buf, span.offset, span.size), span.offset, span.index, offset, originMs, none.chunk, none.id, none.name, none.os, none.java, none.virt),
-    );
+    const f = parseEventFields(eventJson(decodeEvent, new Uint8Array(buf, span.offset, span.size), span, offset, originMs));
 
     expect(f.eventType).toBe('jdk.JavaMonitorEnter');
     expect(f.monitorClass).toBe('SearchService$Index');
