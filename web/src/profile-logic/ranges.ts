@@ -106,7 +106,7 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
   const byWeight = mode === 'samples' || mode === 'bytes';
   const byDuration = mode === 'duration';
   // The slots that gain weight, each once (see callnodes.ts withSlots).
-  const slots: number[] = [];
+  const slots = new SlotList();
   const add = (slot: number, x: number) => {
     const before = out[slot];
     out[slot] = before + x;
@@ -138,7 +138,27 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
       if (before === 0 && out[slot] > 0) slots.push(slot);
     }
   }
-  return withSlots(out, Int32Array.from(slots));
+  return withSlots(out, slots.list());
+}
+
+/** Slots in the order they gained weight, in a typed array grown by doubling. */
+class SlotList {
+  private a = new Int32Array(1024);
+  private n = 0;
+
+  push(slot: number): void {
+    if (this.n === this.a.length) {
+      const more = new Int32Array(this.a.length * 2);
+      more.set(this.a);
+      this.a = more;
+    }
+    this.a[this.n++] = slot;
+  }
+
+  /** The slots: a view when they fill most of the room, else a copy so the rest is freed. */
+  list(): Int32Array {
+    return this.n > this.a.length >> 1 ? this.a.subarray(0, this.n) : this.a.slice(0, this.n);
+  }
 }
 
 /**
@@ -146,7 +166,7 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
  * `out`, noting in `slots` each slot that gains its first weight: the loop of a pick's millions
  * of events, with nothing to test per event.
  */
-function addEvery(list: Int32Array, from: number, to: number, stack: Int32Array, values: Float64Array | Float32Array | null, n: number, out: Float64Array, slots: number[]): void {
+function addEvery(list: Int32Array, from: number, to: number, stack: Int32Array, values: Float64Array | Float32Array | null, n: number, out: Float64Array, slots: SlotList): void {
   for (let k = from; k < to; k++) {
     const i = list[k];
     const s = stack[i];
