@@ -386,8 +386,13 @@ export interface ReducedNodes {
   up: Int32Array;
   /** Per entry, how many call nodes its chain holds (1 at least). */
   len: Int32Array;
-  /** Open-addressing map from call node to entry + 1 (0 empty), for the entries' nodes. */
+  /** Open-addressing map from call node to entry + 1 (0 empty), for the entries' nodes (empty with `direct`). */
   slots: Int32Array;
+  /**
+   * When the entries are many for the table (a type of deep, varied stacks): per call node, its
+   * entry, or a negative number for none; else null (and `slots` holds them).
+   */
+  direct: Int32Array | null;
   length: number;
 }
 
@@ -494,14 +499,16 @@ function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
     len[e] = depth[node[e]] - (q >= 0 ? depth[q] : -1);
   }
   for (let e = 0; e < n; e++) mark[node[e]] = -1;
-  return { node, up, len, slots: slotsOf(node), length: n };
+  return { node, up, len, slots: slotsOf(node), direct: null, length: n };
 }
 
 /**
  * reduceNodes by two passes over the whole table (the rows' nodes marked ROW in its scratch):
  * callees first, each reached node counts itself a callee of its caller, whose count is then
  * whole when the pass comes to it; callers first, each reached node learns the nearest entry at
- * or above it from its caller (kept in its mark as -3 - entry, -2 for none).
+ * or above it from its caller (kept in its mark: the entry itself at an entry, else -3 - the
+ * nearest, -2 for none). Many entries for the table: the marks are the map from node to entry
+ * as they stand (the table gets a fresh scratch when next asked); few: a hash of them.
  */
 function reduceByPasses(t: CallNodeTable): ReducedNodes {
   const { prefix, depth } = t;
@@ -522,17 +529,23 @@ function reduceByPasses(t: CallNodeTable): ReducedNodes {
     const v = mark[g];
     if (v === -1) continue;
     const p = prefix[g];
-    // The caller's nearest entry, or none (-1).
-    const near = p >= 0 ? -3 - mark[p] : -1;
+    // The caller's nearest entry (the caller itself when an entry), or none (-1); a caller is
+    // reached whenever its callee is, and comes first.
+    const c = p >= 0 ? mark[p] : -2;
+    const near = c >= 0 ? c : -3 - c;
     if (isEntry(v)) {
       node[e] = g;
       up[e] = near;
       len[e] = depth[g] - (near >= 0 ? depth[node[near]] : -1);
-      mark[g] = -3 - e++;
+      mark[g] = e++;
     } else mark[g] = -3 - near;
   }
+  if (n >= t.length >> 3) {
+    t.scratch = null;
+    return { node, up, len, slots: new Int32Array(0), direct: mark, length: n };
+  }
   mark.fill(-1);
-  return { node, up, len, slots: slotsOf(node), length: n };
+  return { node, up, len, slots: slotsOf(node), direct: null, length: n };
 }
 
 /** The open-addressing map from call node to entry + 1 of ReducedNodes (see entryOf). */
@@ -552,6 +565,11 @@ function slotsOf(node: Int32Array): Int32Array {
 
 /** The entry of call node `g`, -1 when it is none. */
 export function entryOf(r: ReducedNodes, g: number): number {
+  const direct = r.direct;
+  if (direct) {
+    const e = g >= 0 && g < direct.length ? direct[g] : -1;
+    return e >= 0 ? e : -1;
+  }
   const mask = r.slots.length - 1;
   for (let h = Math.imul(g, 0x9e3779b1) & mask; ; h = (h + 1) & mask) {
     const at = r.slots[h];

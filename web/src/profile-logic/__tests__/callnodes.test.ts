@@ -614,6 +614,7 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
       const many = Int32Array.from({ length: 600 }, (_, k) => k).filter((i) => i % 15 !== 0);
       expect(few.length).toBeLessThan(p.stacks.length >> 3);
       expect(many.length).toBeGreaterThan(p.stacks.length >> 3);
+      const forms = new Set<string>();
       // Walks up from the rows' nodes, and passes over the whole table.
       for (const [how, budget, events] of [['walks', Infinity, few], ['passes', 0, few], ['walks, many events', Infinity, many], ['passes, many events', 0, many]] as const) {
         const r = reduceNodes(p, events, budget);
@@ -630,6 +631,9 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         for (const g of reached) if (t.prefix[g] >= 0) callees.set(t.prefix[g], (callees.get(t.prefix[g]) ?? 0) + 1);
         const want = [...reached].filter((g) => rowNodes.has(g) || (callees.get(g) ?? 0) >= 2).sort((a, b) => a - b);
         expect([...r.node], how).toEqual(want);
+        // Every node of the table: its entry, or none (a chain's inner node, a node not reached).
+        const entryWanted = Array.from({ length: t.length }, (_, g) => want.indexOf(g));
+        expect(Array.from({ length: t.length }, (_, g) => entryOf(r, g)), how).toEqual(entryWanted);
         // Chains: each entry's nodes up to its caller entry's node, together every node reached once.
         const covered: number[] = [];
         for (let e = 0; e < r.length; e++) {
@@ -652,8 +656,9 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         byName.names.forEach((nm, k) => inverted.set(nm, Array.from(byName.entries.subarray(byName.start[k], byName.start[k + 1]))));
         expect(inverted).toEqual(walked);
         expect(entryOf(r, -5)).toBe(-1);
-        // The scratch the walks used is left clean.
-        expect(t.scratch!.every((x) => x === -1), how).toBe(true);
+        // The scratch the walks used is left clean, or handed over as the map from node to entry.
+        expect(t.scratch === null ? r.direct !== null : t.scratch.every((x) => x === -1), how).toBe(true);
+        forms.add(r.direct ? 'direct' : 'hashed');
         // Weights on a stack row outside them: nothing reduced, the whole table used instead.
         const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && !events.includes(i));
         expect(outside).toBeGreaterThanOrEqual(0);
@@ -662,6 +667,8 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         expect(reducedWeights(t, withReduced(weights, r))).toBeNull();
         expect(totalWeight(p, weights)).toBe(1);
       }
+      // The map from node to entry both ways: by hash, and per node of the table.
+      expect([...forms].sort()).toEqual(['direct', 'hashed']);
     });
   }
 });
