@@ -16,7 +16,8 @@
  *          as Class.method; profiler.WallClockSample weighed by its samples).
  *   EVENT  the type the first view shows (default: the one the page would choose).
  *
- *   java tools/golden/PerType.java /tmp/rec /path/rec.jfr        (a folder: /path/dir/*.jfr)
+ *   java tools/golden/PerType.java /tmp/rec /path/rec.jfr        (a folder: /path/dir, read as the JDK
+ *                                                                reads a repository: one chain of chunks)
  *   java tools/golden/Golden.java /tmp/golden /path/rec.jfr      (for GOLDEN)
  *   JFRSCOPE_BENCH=1 FILE=/path/rec.jfr TRUTH=/tmp/rec GOLDEN=/tmp/golden npx vitest run bench/pick-every.bench.test.ts
  *

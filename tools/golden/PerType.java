@@ -1,11 +1,22 @@
 /*
  * The JDK's reading of a recording, per event type, for bench/pick-every.bench.test.ts.
  *
- *   java tools/golden/PerType.java OUT FILE...
+ *   java tools/golden/PerType.java OUT FILE           one recording file
+ *   java tools/golden/PerType.java OUT DIR            a JFR repository folder (its chunk files)
+ *   java tools/golden/PerType.java OUT FILE FILE...   chunk files, read as one recording
  *
- * jdk.jfr.consumer.RecordingFile reads each FILE in turn (the chunk files of a repository
- * folder, in name order, sum as one recording; a file it cannot read, such as the newest chunk
- * of a running JVM, is named on stderr and counts what was read before) and writes:
+ * One file is read by jdk.jfr.consumer.RecordingFile. A folder or several files are read as the
+ * JDK reads a repository (EventStream.openRepository, `jfr assemble`): one recording whose chunks
+ * follow one another, each chunk parsed after the one before it, so constants such as a thread
+ * renamed while recording carry over from chunk to chunk and from file to file (jdk.jfr's
+ * ChunkParser reuses the previous chunk's resolved constants). The chunks of every file that is
+ * a recording (files that are not are named on stderr and left out) are put in time order, as
+ * the page joins several files (engine/layout.ts joinLayouts: chunk start, then file name, then
+ * offset), and written end to end into a temporary file that RecordingFile reads, as it reads
+ * the file `jfr assemble` writes. A chunk whose header says it is still being written (the newest
+ * chunk of a running JVM) or whose bytes run past its file's end is named and left out, as the
+ * page leaves it out; a chunk RecordingFile cannot read is named and ends the reading, keeping
+ * what was read before. Writes:
  *   OUT.counts.tsv    type<TAB>events
  *   OUT.detail.tsv    type<TAB>events<TAB>events of a type with a stackTrace field whose stack is
  *                     absent or empty<TAB>sum of durations in ns
@@ -13,34 +24,58 @@
  *                     named by its Java name, else its OS name; "(none)" without one
  * each sorted by type (then thread).
  */
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 public class PerType {
+    /** One chunk of one file: where it lies, and its start (ns since the epoch) from its header. */
+    record Chunk(Path file, int fileOrder, long offset, long size, long startNanos) {}
+
     public static void main(String[] args) throws Exception {
         String out = args[0];
         TreeMap<String, long[]> types = new TreeMap<>();
         TreeMap<String, Long> threads = new TreeMap<>();
+        List<Path> files = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
-            try (RecordingFile rf = new RecordingFile(Paths.get(args[i]))) {
-                while (rf.hasMoreEvents()) {
-                    RecordedEvent e = rf.readEvent();
-                    String type = e.getEventType().getName();
-                    long[] v = types.computeIfAbsent(type, k -> new long[3]);
-                    v[0]++;
-                    if (e.getEventType().getField("stackTrace") != null && (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty())) v[1]++;
-                    v[2] += e.getDuration().toNanos();
-                    RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.hasField("eventThread") ? e.getThread("eventThread") : null;
-                    String name = t == null ? "(none)" : t.getJavaName() != null ? t.getJavaName() : t.getOSName() != null ? t.getOSName() : "";
-                    threads.merge(type + "\t" + name, 1L, Long::sum);
+            Path p = Paths.get(args[i]);
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> in = Files.list(p)) {
+                    in.filter(Files::isRegularFile).sorted(Comparator.comparing(f -> f.getFileName().toString())).forEach(files::add);
                 }
-            } catch (Exception ex) {
-                System.err.println(args[i] + ": " + ex);
+            } else {
+                files.add(p);
             }
+        }
+        Path read = files.size() == 1 ? files.get(0) : joined(files);
+        try (RecordingFile rf = new RecordingFile(read)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                String type = e.getEventType().getName();
+                long[] v = types.computeIfAbsent(type, k -> new long[3]);
+                v[0]++;
+                if (e.getEventType().getField("stackTrace") != null && (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty())) v[1]++;
+                v[2] += e.getDuration().toNanos();
+                RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.hasField("eventThread") ? e.getThread("eventThread") : null;
+                String name = t == null ? "(none)" : t.getJavaName() != null ? t.getJavaName() : t.getOSName() != null ? t.getOSName() : "";
+                threads.merge(type + "\t" + name, 1L, Long::sum);
+            }
+        } catch (Exception ex) {
+            System.err.println(String.join(" ", files.stream().map(Path::toString).toList()) + ": " + ex);
+        } finally {
+            if (read != files.get(0)) Files.deleteIfExists(read);
         }
         StringBuilder counts = new StringBuilder(), detail = new StringBuilder(), byThread = new StringBuilder();
         types.forEach((k, v) -> {
@@ -51,5 +86,52 @@ public class PerType {
         Files.writeString(Paths.get(out + ".counts.tsv"), counts);
         Files.writeString(Paths.get(out + ".detail.tsv"), detail);
         Files.writeString(Paths.get(out + ".threads.tsv"), byThread);
+    }
+
+    /** The chunks of `files` in time order, written end to end into a temporary file. */
+    static Path joined(List<Path> files) throws IOException {
+        List<Chunk> chunks = new ArrayList<>();
+        for (int k = 0; k < files.size(); k++) {
+            Path f = files.get(k);
+            try (FileChannel in = FileChannel.open(f)) {
+                long size = in.size();
+                if (size < 68) System.err.println(f + ": not a recording, left out");
+                ByteBuffer h = ByteBuffer.allocate(68);
+                for (long pos = 0; pos + 68 <= size; ) {
+                    h.clear();
+                    while (h.hasRemaining() && in.read(h, pos + h.position()) > 0) {}
+                    if (h.getInt(0) != 0x464c5200) {
+                        if (pos == 0) System.err.println(f + ": not a recording, left out");
+                        else System.err.println(f + ": no chunk header at " + pos + ", the rest left out");
+                        break;
+                    }
+                    long n = h.getLong(8);
+                    if (h.get(64) != 0) {
+                        System.err.println(f + ": the chunk at " + pos + " is still being written, left out");
+                        break;
+                    }
+                    if (n < 68 || pos + n > size) {
+                        System.err.println(f + ": the chunk at " + pos + " runs past the end of the file, left out");
+                        break;
+                    }
+                    chunks.add(new Chunk(f, k, pos, n, h.getLong(32)));
+                    pos += n;
+                }
+            }
+        }
+        chunks.sort(Comparator.comparingLong(Chunk::startNanos).thenComparingInt(Chunk::fileOrder).thenComparingLong(Chunk::offset));
+        Path tmp = Files.createTempFile("pertype-", ".jfr");
+        try (FileChannel to = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            for (Chunk c : chunks) {
+                try (FileChannel in = FileChannel.open(c.file())) {
+                    for (long done = 0; done < c.size(); ) {
+                        long w = in.transferTo(c.offset() + done, c.size() - done, to);
+                        if (w <= 0) throw new IOException(c.file() + ": could not copy the chunk at " + c.offset());
+                        done += w;
+                    }
+                }
+            }
+        }
+        return tmp;
     }
 }
