@@ -33,7 +33,7 @@ export interface CallNodeTable {
   /** Per stack row, its node. */
   ofStack: Int32Array;
   length: number;
-  /** Scratch for nodeWeights: per node, its entry in the pass under way, else -1. */
+  /** Scratch for nodeWeights and reduceNodes: per node, 0 when not in the pass under way (fresh memory is zeros: nothing to fill). */
   scratch: Int32Array | null;
   /** Made on first use by weights in table form: 0, 1, 2… and the same backwards. */
   identity: Int32Array | null;
@@ -76,7 +76,9 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   let name: Int32Array = new Int32Array(rows);
   let kind: Uint8Array = new Uint8Array(rows);
   let depth: Int32Array = new Int32Array(rows);
-  let slots: Int32Array = new Int32Array(1024);
+  // Room for a callee off the chains per 32 rows before it grows (a table of deep, varied
+  // stacks has about one per 60).
+  let slots: Int32Array = new Int32Array(Math.max(1024, 1 << (32 - Math.clz32(rows >> 4))));
   let mask = slots.length - 1;
   let hashed = 0;
   let n = 0;
@@ -274,25 +276,26 @@ export function nodeWeights(t: CallNodeTable, weights: Float64Array): NodeWeight
 export function weigh(t: CallNodeTable, weights: Float64Array, budget = Math.max(1024, t.length >> 3)): NodeWeights {
   const { ofStack, prefix, depth } = t;
   const rows = ofStack.length;
-  const pos = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
+  // pos[node]: its entry + 1, 0 for none yet.
+  const pos = t.scratch ?? (t.scratch = new Int32Array(t.length));
   const slots = weightedRows(weights, rows);
   let list = new Int32Array(Math.max(1, Math.min(budget, 1024)));
   let n = 0;
   for (let k = 0; k < slots.length; k++) {
     const s = slots[k];
     if (s < 0 || s >= rows || !(weights[s] > 0)) continue;
-    for (let q = ofStack[s]; q >= 0 && pos[q] < 0; q = prefix[q]) {
+    for (let q = ofStack[s]; q >= 0 && pos[q] === 0; q = prefix[q]) {
       if (n === list.length) {
         if (n >= budget) {
-          for (let c = 0; c < n; c++) pos[list[c]] = -1;
+          for (let c = 0; c < n; c++) pos[list[c]] = 0;
           return weighAll(t, weights, slots);
         }
         const more = new Int32Array(Math.min(budget, n * 2));
         more.set(list);
         list = more;
       }
-      pos[q] = n;
       list[n++] = q;
+      pos[q] = n;
     }
   }
   const node = list.slice(0, n);
@@ -300,15 +303,15 @@ export function weigh(t: CallNodeTable, weights: Float64Array, budget = Math.max
   const self = new Float64Array(n);
   for (let c = 0; c < n; c++) {
     const p = prefix[node[c]];
-    up[c] = p >= 0 ? pos[p] : -1;
+    up[c] = p >= 0 ? pos[p] - 1 : -1;
   }
   for (let k = 0; k < slots.length; k++) {
     const s = slots[k];
     if (s < 0 || s >= rows) continue;
     const x = weights[s];
-    if (x > 0) self[pos[ofStack[s]]] += x;
+    if (x > 0) self[pos[ofStack[s]] - 1] += x;
   }
-  for (let c = 0; c < n; c++) pos[node[c]] = -1;
+  for (let c = 0; c < n; c++) pos[node[c]] = 0;
   // Deepest first: a counting sort by depth.
   const start = new Int32Array(t.maxDepth + 2);
   for (let c = 0; c < n; c++) start[t.maxDepth - depth[node[c]] + 1]++;
@@ -390,7 +393,7 @@ export interface ReducedNodes {
   slots: Int32Array;
   /**
    * When the entries are many for the table (a type of deep, varied stacks): per call node, its
-   * entry, or a negative number for none; else null (and `slots` holds them).
+   * entry + 1, or 0 or less for none; else null (and `slots` holds them).
    */
   direct: Int32Array | null;
   length: number;
@@ -417,7 +420,7 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
   const { ofStack } = t;
   const rows = ofStack.length;
   const stack = profile.events.stack;
-  const mark = t.scratch ?? (t.scratch = new Int32Array(t.length).fill(-1));
+  const mark = t.scratch ?? (t.scratch = new Int32Array(t.length));
   // Per reached node: ROW when a row's node, plus its reached callees counted. First the rows'
   // nodes, each listed once.
   let rowNodes: Int32Array = new Int32Array(1024);
@@ -434,7 +437,7 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
       // Events in a row often share a stack.
       if (s === last || s < 0 || s >= rows) continue;
       last = s;
-      if (mark[ofStack[s]] === -1) add(ofStack[s]);
+      if (mark[ofStack[s]] === 0) add(ofStack[s]);
     }
   } else {
     // Many events: the rows they use flagged first (a thread's events come in time order, their
@@ -447,7 +450,7 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
       last = s;
       used[s] = 1;
     }
-    for (let s = 0; s < rows; s++) if (used[s] === 1 && mark[ofStack[s]] === -1) add(ofStack[s]);
+    for (let s = 0; s < rows; s++) if (used[s] === 1 && mark[ofStack[s]] === 0) add(ofStack[s]);
   }
   return m * (t.maxDepth + 1) <= budget ? reduceByWalks(t, rowNodes.subarray(0, m)) : reduceByPasses(t);
 }
@@ -467,7 +470,7 @@ function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
     for (let q = rowNodes[k]; ; ) {
       const p = prefix[q];
       if (p < 0) break;
-      if (mark[p] !== -1) {
+      if (mark[p] !== 0) {
         mark[p]++;
         break;
       }
@@ -479,9 +482,9 @@ function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
   let list: Int32Array = new Int32Array(1024);
   let n = 0;
   for (let k = 0; k < rowNodes.length; k++) {
-    for (let q = rowNodes[k]; q >= 0 && mark[q] !== -1; q = prefix[q]) {
+    for (let q = rowNodes[k]; q >= 0 && mark[q] !== 0; q = prefix[q]) {
       const v = mark[q];
-      mark[q] = -1;
+      mark[q] = 0;
       if (isEntry(v)) {
         if (n === list.length) list = grown(list);
         list[n++] = q;
@@ -489,16 +492,16 @@ function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
     }
   }
   const node = list.slice(0, n).sort();
-  for (let e = 0; e < n; e++) mark[node[e]] = e;
+  for (let e = 0; e < n; e++) mark[node[e]] = e + 1;
   const up = new Int32Array(n);
   const len = new Int32Array(n);
   for (let e = 0; e < n; e++) {
     let q = prefix[node[e]];
-    while (q >= 0 && mark[q] < 0) q = prefix[q];
-    up[e] = q >= 0 ? mark[q] : -1;
+    while (q >= 0 && mark[q] === 0) q = prefix[q];
+    up[e] = q >= 0 ? mark[q] - 1 : -1;
     len[e] = depth[node[e]] - (q >= 0 ? depth[q] : -1);
   }
-  for (let e = 0; e < n; e++) mark[node[e]] = -1;
+  for (let e = 0; e < n; e++) mark[node[e]] = 0;
   return { node, up, len, slots: slotsOf(node), direct: null, length: n };
 }
 
@@ -506,9 +509,9 @@ function reduceByWalks(t: CallNodeTable, rowNodes: Int32Array): ReducedNodes {
  * reduceNodes by two passes over the whole table (the rows' nodes marked ROW in its scratch):
  * callees first, each reached node counts itself a callee of its caller, whose count is then
  * whole when the pass comes to it; callers first, each reached node learns the nearest entry at
- * or above it from its caller (kept in its mark: the entry itself at an entry, else -3 - the
- * nearest, -2 for none). Many entries for the table: the marks are the map from node to entry
- * as they stand (the table gets a fresh scratch when next asked); few: a hash of them.
+ * or above it from its caller (kept in its mark: entry + 1 at an entry, else -2 - the nearest,
+ * -1 for none). Many entries for the table: the marks are the map from node to entry as they
+ * stand (the table gets a fresh scratch when next asked); few: a hash of them.
  */
 function reduceByPasses(t: CallNodeTable): ReducedNodes {
   const { prefix, depth } = t;
@@ -516,9 +519,9 @@ function reduceByPasses(t: CallNodeTable): ReducedNodes {
   let n = 0;
   for (let g = t.length - 1; g >= 0; g--) {
     const v = mark[g];
-    if (v === -1) continue;
+    if (v === 0) continue;
     const p = prefix[g];
-    if (p >= 0) mark[p] = mark[p] === -1 ? 1 : mark[p] + 1;
+    if (p >= 0) mark[p]++;
     if (isEntry(v)) n++;
   }
   const node = new Int32Array(n);
@@ -527,24 +530,24 @@ function reduceByPasses(t: CallNodeTable): ReducedNodes {
   let e = 0;
   for (let g = 0; g < t.length; g++) {
     const v = mark[g];
-    if (v === -1) continue;
+    if (v === 0) continue;
     const p = prefix[g];
     // The caller's nearest entry (the caller itself when an entry), or none (-1); a caller is
     // reached whenever its callee is, and comes first.
-    const c = p >= 0 ? mark[p] : -2;
-    const near = c >= 0 ? c : -3 - c;
+    const c = p >= 0 ? mark[p] : -1;
+    const near = c > 0 ? c - 1 : -2 - c;
     if (isEntry(v)) {
       node[e] = g;
       up[e] = near;
       len[e] = depth[g] - (near >= 0 ? depth[node[near]] : -1);
-      mark[g] = e++;
-    } else mark[g] = -3 - near;
+      mark[g] = ++e;
+    } else mark[g] = -2 - near;
   }
   if (n >= t.length >> 3) {
     t.scratch = null;
     return { node, up, len, slots: new Int32Array(0), direct: mark, length: n };
   }
-  mark.fill(-1);
+  mark.fill(0);
   return { node, up, len, slots: slotsOf(node), direct: null, length: n };
 }
 
@@ -567,8 +570,8 @@ function slotsOf(node: Int32Array): Int32Array {
 export function entryOf(r: ReducedNodes, g: number): number {
   const direct = r.direct;
   if (direct) {
-    const e = g >= 0 && g < direct.length ? direct[g] : -1;
-    return e >= 0 ? e : -1;
+    const e = g >= 0 && g < direct.length ? direct[g] : 0;
+    return e > 0 ? e - 1 : -1;
   }
   const mask = r.slots.length - 1;
   for (let h = Math.imul(g, 0x9e3779b1) & mask; ; h = (h + 1) & mask) {

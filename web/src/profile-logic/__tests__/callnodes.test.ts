@@ -196,7 +196,7 @@ describe('call-node table', () => {
       const passed = read(weigh(t, weights, 0));
       expect(passed.out).toEqual(walked.out);
       expect(passed.sum).toBeCloseTo(walked.sum, 6);
-      expect(t.scratch!.every((x) => x === -1)).toBe(true);
+      expect(t.scratch!.every((x) => x === 0)).toBe(true);
     }
   });
 
@@ -657,7 +657,7 @@ describe('reduced nodes (a type\'s call nodes, chains of single callees merged)'
         expect(inverted).toEqual(walked);
         expect(entryOf(r, -5)).toBe(-1);
         // The scratch the walks used is left clean, or handed over as the map from node to entry.
-        expect(t.scratch === null ? r.direct !== null : t.scratch.every((x) => x === -1), how).toBe(true);
+        expect(t.scratch === null ? r.direct !== null : t.scratch.every((x) => x === 0), how).toBe(true);
         forms.add(r.direct ? 'direct' : 'hashed');
         // Weights on a stack row outside them: nothing reduced, the whole table used instead.
         const outside = p.events.stack.findIndex((s, i) => s >= 0 && !rowNodes.has(t.ofStack[s]) && !events.includes(i));
