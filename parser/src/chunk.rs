@@ -66,6 +66,17 @@ enum Holds {
     Any,
 }
 
+impl Holds {
+    /// Whether the checkpoint may hold the pool of `class`.
+    fn may_hold(self, class: usize) -> bool {
+        match self {
+            Holds::Nothing => false,
+            Holds::One(c) => c == class,
+            Holds::Any => true,
+        }
+    }
+}
+
 /// The header of a checkpoint event, what comes before its pools:
 ///
 /// ```text
@@ -255,28 +266,29 @@ impl<'a> Chunk<'a> {
         self.data.len()
     }
 
-    /// Index every checkpoint that may hold the pool of `class` (after finding the checkpoints,
-    /// on the first lookup).
-    fn ensure(&self, p: &mut Pools, class: usize) {
+    /// Find the chunk's checkpoints, on the first lookup; returns whether the pool of `class` is
+    /// indexed already.
+    fn found(&self, p: &mut Pools, class: usize) -> bool {
         if p.checkpoints.is_none() {
             let (found, errors) = self.find_checkpoints();
             p.checkpoints = Some(found);
             p.errors = errors;
             p.ready = vec![false; self.md.classes.len()];
         }
-        if p.ready.get(class).copied().unwrap_or(false) {
+        p.ready.get(class).copied().unwrap_or(false)
+    }
+
+    /// Index every checkpoint that may hold the pool of `class` (after finding the checkpoints,
+    /// on the first lookup).
+    fn ensure(&self, p: &mut Pools, class: usize) {
+        if self.found(p, class) {
             return;
         }
         let mut cps = p.checkpoints.take().unwrap_or_default();
         for cp in cps.iter_mut().filter(|cp| !cp.indexed) {
-            let may = match cp.holds {
-                Holds::Nothing => false,
-                Holds::One(c) => c == class,
-                Holds::Any => true,
-            };
-            if may {
+            if cp.holds.may_hold(class) {
                 cp.indexed = true;
-                if let Err(e) = self.index_checkpoint(cp.pos, &mut p.by_class) {
+                if let Err(e) = self.index_checkpoint(cp.pos, None, &mut p.by_class) {
                     cp.errors.push(e.in_chunk(self.index));
                 }
             }
@@ -296,7 +308,7 @@ impl<'a> Chunk<'a> {
         let mut cps = p.checkpoints.take().unwrap_or_default();
         for cp in cps.iter_mut().filter(|cp| !cp.indexed) {
             cp.indexed = true;
-            if let Err(e) = self.index_checkpoint(cp.pos, &mut p.by_class) {
+            if let Err(e) = self.index_checkpoint(cp.pos, None, &mut p.by_class) {
                 cp.errors.push(e.in_chunk(self.index));
             }
         }
@@ -461,21 +473,30 @@ impl<'a> Chunk<'a> {
         Ok((r, npools))
     }
 
-    fn index_checkpoint(&self, pos: usize, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
+    /// Index the pools of the checkpoint at `pos` into `by_class`: every pool, or with `only`
+    /// the pool of that class alone, its pools walked up to the end of that one.
+    fn index_checkpoint(&self, pos: usize, only: Option<usize>, by_class: &mut FxHashMap<usize, Pool>) -> Result<()> {
         let (mut r, npools) = self.checkpoint_pools(pos)?;
         for _ in 0..npools {
             let at = r.offset();
             let tid = r.long()? as u64;
             let class = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
             let n = r.len("pool entry count", 1)?;
-            let pool = by_class.entry(class).or_default();
-            pool.entries.reserve(n);
+            let mut pool = only.is_none_or(|c| c == class).then(|| by_class.entry(class).or_default());
+            if let Some(p) = pool.as_mut() {
+                p.entries.reserve(n);
+            }
             for _ in 0..n {
                 let id = r.long()? as u64;
                 let at = r.pos();
                 let skipped = self.skip_value(&mut r, class, 0);
-                pool.put(id, at, skipped.is_ok());
+                if let Some(p) = pool.as_mut() {
+                    p.put(id, at, skipped.is_ok());
+                }
                 skipped?;
+            }
+            if only == Some(class) {
+                break;
             }
         }
         Ok(())
@@ -494,56 +515,20 @@ impl<'a> Chunk<'a> {
         };
         let found: Vec<(usize, Holds)> = {
             let mut p = self.pools.borrow_mut();
-            if p.checkpoints.is_none() {
-                let (found, errors) = self.find_checkpoints();
-                p.checkpoints = Some(found);
-                p.errors = errors;
-                p.ready = vec![false; self.md.classes.len()];
-            }
-            if p.ready.get(class).copied().unwrap_or(false) {
+            if self.found(&mut p, class) {
                 return p.by_class.get(&class).map(readable).unwrap_or_default();
             }
             p.checkpoints.iter().flatten().map(|cp| (cp.pos, cp.holds)).collect()
         };
-        let mut pool = Pool::default();
+        let mut pools = FxHashMap::default();
         for (pos, holds) in found {
-            let may = match holds {
-                Holds::Nothing => false,
-                Holds::One(c) => c == class,
-                Holds::Any => true,
-            };
-            if may && self.walk_to_pool(pos, class, &mut pool).is_err() {
+            if holds.may_hold(class) && self.index_checkpoint(pos, Some(class), &mut pools).is_err() {
                 let mut p = self.pools.borrow_mut();
                 self.ensure(&mut p, class);
                 return p.by_class.get(&class).map(readable).unwrap_or_default();
             }
         }
-        readable(&pool)
-    }
-
-    /// The entries of the pool of `class` in the checkpoint at `pos`, into `pool`: its pools are
-    /// walked up to the end of that one.
-    fn walk_to_pool(&self, pos: usize, class: usize, pool: &mut Pool) -> Result<()> {
-        let (mut r, npools) = self.checkpoint_pools(pos)?;
-        for _ in 0..npools {
-            let at = r.offset();
-            let tid = r.long()? as u64;
-            let c = self.md.class_index(tid).ok_or_else(|| Error::new(ErrorKind::UnknownType(tid), at))?;
-            let n = r.len("pool entry count", 1)?;
-            for _ in 0..n {
-                let id = r.long()? as u64;
-                let at = r.pos();
-                let skipped = self.skip_value(&mut r, c, 0);
-                if c == class {
-                    pool.put(id, at, skipped.is_ok());
-                }
-                skipped?;
-            }
-            if c == class {
-                return Ok(());
-            }
-        }
-        Ok(())
+        pools.get(&class).map(readable).unwrap_or_default()
     }
 
     /// A reader positioned on the value of pool entry `id` of class `class`.
