@@ -263,14 +263,29 @@ function mergeTails(start: Float64Array, list: Int32Array, scratch: Int32Array):
   const n = list.length;
   let budget = n;
   let s = 1;
+  // The scans along runs compare inline (millions of steps; `after` is not always inlined).
+  let prev = list[0];
+  let t = start[prev];
   while (s < n) {
-    if (after(start, list[s], list[s - 1])) {
+    const cur = list[s];
+    const u = start[cur];
+    if (u > t || (u === t && cur > prev)) {
+      prev = cur;
+      t = u;
       s++;
       continue;
     }
     // A run [s, e) begins: its first event belongs before list[s - 1], at p.
     let e = s + 1;
-    while (e < n && after(start, list[e], list[e - 1])) e++;
+    let last = cur;
+    let lastT = u;
+    for (; e < n; e++) {
+      const y = list[e];
+      const v = start[y];
+      if (!(v > lastT || (v === lastT && y > last))) break;
+      last = y;
+      lastT = v;
+    }
     const first = list[s];
     let p = s - 1;
     let step = 1;
@@ -306,6 +321,8 @@ function mergeTails(start: Float64Array, list: Int32Array, scratch: Int32Array):
     budget -= y - s;
     if (budget < 0) return false;
     s = e;
+    prev = list[e - 1];
+    t = start[prev];
   }
   return true;
 }
