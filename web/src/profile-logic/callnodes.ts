@@ -63,7 +63,9 @@ export function callNodes(profile: Profile): CallNodeTable {
  *   else a hash of (parent, name)   every other callee, keyed by the node's own columns
  *
  * Callees are made after their caller, so the newest node has none; a callee made right after
- * its caller is node parent + 1 and is not hashed (at most one per caller).
+ * its caller is node parent + 1 and is not hashed (at most one per caller). Once a row makes the
+ * newest node, the chain of rows after it, each the callee of the one before, makes a node each
+ * in a loop of its own.
  */
 export function buildCallNodes(profile: Profile): CallNodeTable {
   const { frame, prefix: sPrefix, length: rows } = profile.stacks;
@@ -83,7 +85,7 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   let hashed = 0;
   let n = 0;
   let maxDepth = 0;
-  for (let s = 0; s < rows; s++) {
+  for (let s = 0; s < rows; ) {
     const p = sPrefix[s];
     // A prefix that is not an earlier row (never written by the parser) is taken as a root.
     const parent = p >= 0 && p < s ? ofStack[p] : -1;
@@ -123,7 +125,21 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
         slots[h] = node + 1;
       }
     }
-    ofStack[s] = node;
+    ofStack[s++] = node;
+    // From the newest node, a chain (each row the callee of the row before) makes a node a row.
+    if (node !== n - 1) continue;
+    let d = depth[node];
+    while (s < rows && sPrefix[s] === s - 1) {
+      const g = frame[s];
+      if (!(g >= 0 && g < frames)) break;
+      const c = n++;
+      prefix[c] = c - 1;
+      name[c] = fname[g];
+      kind[c] = fkind[g];
+      depth[c] = ++d;
+      ofStack[s++] = c;
+    }
+    if (d > maxDepth) maxDepth = d;
   }
   // Few nodes for many rows: copied to their length, the long columns let go.
   if (n < rows >> 1) {
