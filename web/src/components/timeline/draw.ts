@@ -50,6 +50,32 @@ export interface HeadInput extends Frame {
   zoomed: boolean;
 }
 
+/**
+ * The GC marks' spans in pixels, [from, to, from, to…]: each GC in the viewport at least 1 px
+ * wide from the plot's left edge `left`, those that touch or overlap drawn as one (a day holds
+ * hundreds of thousands of GCs, far more than pixels). `gcs` are in start order.
+ */
+export function gcMarkRuns(start: Float64Array, duration: Float32Array, gcs: Int32Array, vp: readonly [number, number], xOf: (t: number) => number, left: number): number[] {
+  const runs: number[] = [];
+  let from = -1;
+  let to = -1;
+  for (const i of gcs) {
+    if (start[i] > vp[1]) break;
+    if (start[i] + duration[i] < vp[0]) continue;
+    const x0 = Math.max(left, xOf(start[i]));
+    const x1 = x0 + Math.max(1, xOf(start[i] + duration[i]) - x0);
+    if (x0 <= to) {
+      to = Math.max(to, x1);
+      continue;
+    }
+    if (to > from) runs.push(from, to);
+    from = x0;
+    to = x1;
+  }
+  if (to > from) runs.push(from, to);
+  return runs;
+}
+
 /** The activity histogram, GC marks, the axis with round ticks, the selection and the baseline. */
 export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
   const P = f.theme;
@@ -67,26 +93,27 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     const per = formatMs((vp[1] - vp[0]) / n);
     g.fillText(f.weight === 'threads' ? `max ${max.toFixed(1)} threads` : f.weight === 'duration' ? `max ${formatMs(max)} per ${per}` : `max ${formatCount(max)} per ${per}`, 8, 32);
     const bw = plotW / n;
-    const colour = KINDS[f.typeKind].color;
+    // One path per colour: a day's histogram has a bar per pixel column.
+    const others = new Path2D();
+    const matching = new Path2D();
     for (let i = 0; i < n; i++) {
       const total = hist.matching[i] + hist.other[i];
       if (total === 0) continue;
       const x = L + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
-      g.fillStyle = P.other;
-      g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
-      g.fillStyle = colour;
+      if (ho > 0) others.rect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
       // A matching bucket stays visible however small its share.
-      g.fillRect(x, HIST_H - Math.max(hm, hist.matching[i] > 0 ? 2 : 0), Math.max(1, bw - 0.5), Math.max(hm, hist.matching[i] > 0 ? 2 : 0));
+      const hv = Math.max(hm, hist.matching[i] > 0 ? 2 : 0);
+      if (hv > 0) matching.rect(x, HIST_H - hv, Math.max(1, bw - 0.5), hv);
     }
-    for (const i of gcEvents) {
-      const e = profile.events;
-      if (e.start[i] > vp[1] || e.start[i] + e.duration[i] < vp[0]) continue;
-      const x0 = Math.max(L, xOf(e.start[i]));
-      g.fillStyle = P.gcMark;
-      g.fillRect(x0, 0, Math.max(1, xOf(e.start[i] + e.duration[i]) - x0), 3);
-    }
+    g.fillStyle = P.other;
+    g.fill(others);
+    g.fillStyle = KINDS[f.typeKind].color;
+    g.fill(matching);
+    g.fillStyle = P.gcMark;
+    const runs = gcMarkRuns(profile.events.start, profile.events.duration, gcEvents, vp, xOf, L);
+    for (let k = 0; k < runs.length; k += 2) g.fillRect(runs[k], 0, runs[k + 1] - runs[k], 3);
     drawWaiting(g, f);
     // Axis.
     g.fillStyle = P.axisBg;
