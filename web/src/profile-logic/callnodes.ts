@@ -438,13 +438,18 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
   const stack = profile.events.stack;
   const mark = t.scratch ?? (t.scratch = new Int32Array(t.length));
   // Per reached node: ROW when a row's node, plus its reached callees counted. First the rows'
-  // nodes, each listed once.
-  let rowNodes: Int32Array = new Int32Array(1024);
+  // nodes, each listed once while the walks may still do (past `most` of them, the passes will:
+  // they are counted only).
+  const most = Math.floor(budget / (t.maxDepth + 1));
+  let rowNodes: Int32Array = new Int32Array(Math.max(1, Math.min(1024, most)));
   let m = 0;
   const add = (q: number) => {
     mark[q] = ROW;
-    if (m === rowNodes.length) rowNodes = grown(rowNodes);
-    rowNodes[m++] = q;
+    if (m < most) {
+      if (m === rowNodes.length) rowNodes = grown(rowNodes);
+      rowNodes[m] = q;
+    }
+    m++;
   };
   let last = -1;
   if (events.length < rows >> 3) {
@@ -468,7 +473,7 @@ export function reduceNodes(profile: Profile, events: Int32Array, budget = callN
     }
     for (let s = 0; s < rows; s++) if (used[s] === 1 && mark[ofStack[s]] === 0) add(ofStack[s]);
   }
-  return m * (t.maxDepth + 1) <= budget ? reduceByWalks(t, rowNodes.subarray(0, m)) : reduceByPasses(t);
+  return m <= most ? reduceByWalks(t, rowNodes.subarray(0, m)) : reduceByPasses(t);
 }
 
 /** Whether a reached node's mark makes it an entry: a row's node, or callees on two paths. */
