@@ -79,8 +79,8 @@ export function buildCallNodes(profile: Profile): CallNodeTable {
   let kind: Uint8Array = new Uint8Array(rows);
   let depth: Int32Array = new Int32Array(rows);
   // Room for a callee off the chains per 32 rows before it grows (a table of deep, varied
-  // stacks has about one per 60).
-  let slots: Int32Array = new Int32Array(Math.max(1024, 1 << (32 - Math.clz32(rows >> 4))));
+  // stacks has about one per 60), 16 MB at most.
+  let slots: Int32Array = new Int32Array(Math.max(1024, 1 << Math.min(22, 32 - Math.clz32(rows >> 4))));
   let mask = slots.length - 1;
   let hashed = 0;
   let n = 0;
