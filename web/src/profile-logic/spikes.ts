@@ -24,11 +24,48 @@ export interface Spikes {
   low: number;
 }
 
-function median(xs: Float64Array): number {
+/** The k-th smallest of `a` (reordered in place): quickselect, linear on average, no sort. */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    // Median of three as the pivot; Hoare's partition.
+    const mid = (lo + hi) >> 1;
+    const x = a[lo];
+    const y = a[mid];
+    const z = a[hi];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
+/** The median of `xs` (NaN-free), without sorting it: a day's curve has hundreds of thousands of bins. */
+export function median(xs: Float64Array): number {
   if (xs.length === 0) return 0;
-  const s = Float64Array.from(xs).sort();
+  const s = Float64Array.from(xs);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  const upper = select(s, m);
+  if (s.length % 2) return upper;
+  // The largest of the lower half (left of m after the select).
+  let lower = -Infinity;
+  for (let i = 0; i < m; i++) if (s[i] > lower) lower = s[i];
+  return (lower + upper) / 2;
 }
 
 /** Moving average over `k` bins (k odd), shrinking at the edges. */
