@@ -142,14 +142,19 @@ public class Golden {
         TreeMap<Long, long[]> shape = new TreeMap<>();
         List<long[]> memory = new ArrayList<>();
         long[] malloc = new long[2];
+        // A type is known by its name: when one chunk declares it with a stack trace and
+        // another without (async-profiler's jfrsync), the stackless events count under the
+        // empty stack. readEventTypes() keeps one type per id across chunks, so a chunk whose
+        // ids another chunk already used (jfrsync's profiler chunk) would be missed: the
+        // events' own types are collected in a first pass instead.
+        Set<String> withStack = new HashSet<>();
         try (RecordingFile rf = new RecordingFile(jfr)) {
-            // A type is known by its name: when one chunk declares it with a stack trace and
-            // another without (async-profiler's jfrsync), the stackless events count under the
-            // empty stack.
-            Set<String> withStack = new HashSet<>();
-            for (jdk.jfr.EventType t : rf.readEventTypes()) {
+            while (rf.hasMoreEvents()) {
+                jdk.jfr.EventType t = rf.readEvent().getEventType();
                 if (t.getField("stackTrace") != null) withStack.add(t.getName());
             }
+        }
+        try (RecordingFile rf = new RecordingFile(jfr)) {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
                 String type = e.getEventType().getName();
