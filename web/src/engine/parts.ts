@@ -90,10 +90,18 @@ export interface ThreadOverrides {
 const sameEntry = (a: ThreadEntry, b: ThreadEntry) => a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
 
 /**
+ * Whether pool entry `t` is the thread `b` an earlier chunk had under the same id (the parser's
+ * chain_step): the same OS thread, under the same Java id unless that OS thread is a real one,
+ * which may attach again under a new java.lang.Thread (async-profiler keys its pool by OS id, and
+ * `main` comes back as `DestroyJavaVM`); virtual threads (OS id 0) are told apart by Java id.
+ */
+const sameThread = (b: ThreadEntry, t: ThreadEntry) => b[2] === t[2] && (b[3] === t[3] || (t[2] !== null && t[2] !== 0));
+
+/**
  * Chain every chunk's thread pool from the decoders' count passes, once, as the JDK's reader goes
  * from chunk to chunk (jdk.jfr's ChunkParser reuses the previous chunk's resolved constant for
  * every key the next chunk's pool also holds; the parser's chain_step): a pool id keeps the thread
- * the previous chunk ended with while it is the same thread (same OS and Java ids), so a thread
+ * the previous chunk ended with while it is the same thread (sameThread), so a thread
  * renamed while recording keeps the name of the first chunk of the unbroken run of chunks listing
  * it. A chunk missing from the counts (not read: damaged) breaks the chain. Returns the overrides:
  * per chunk, the ids whose chained thread differs from the chunk's own entry, nearly always few.
@@ -120,8 +128,8 @@ export function chainThreads(counted: Description[]): ThreadOverrides {
       for (const t of p.threads) {
         own.set(t[0], t);
         const b = before.get(t[0]);
-        // The same thread (OS and Java ids) keeps what it was; another's id is its own entry.
-        const kept = b && b[2] === t[2] && b[3] === t[3] ? b : t;
+        // The same thread keeps what it was; another's id is its own entry.
+        const kept = b && sameThread(b, t) ? b : t;
         last.set(t[0], kept);
         if (!sameEntry(kept, t)) over.add(t[0]);
       }
@@ -135,7 +143,7 @@ export function chainThreads(counted: Description[]): ThreadOverrides {
       for (const t of p.threads) {
         own.set(t[0], t);
         const b = last.get(t[0]);
-        const kept = b && b[2] === t[2] && b[3] === t[3] ? b : t;
+        const kept = b && sameThread(b, t) ? b : t;
         last.set(t[0], kept);
         if (sameEntry(kept, t)) over.delete(t[0]);
         else over.add(t[0]);
