@@ -352,7 +352,8 @@ pub enum EventKind {
     Io,
     /// Allocation samples.
     Alloc,
-    /// Garbage collections.
+    /// Garbage collections (jdk.GarbageCollection: a whole collection, concurrent phases
+    /// included) and their stop-the-world pauses (jdk.GCPhasePause).
     Gc,
     /// Thread start and end (platform and virtual).
     Thread,
@@ -403,7 +404,7 @@ impl EventKind {
             "jdk.ObjectAllocationSample" | "jdk.ObjectAllocationInNewTLAB" | "jdk.ObjectAllocationOutsideTLAB" => {
                 EventKind::Alloc
             }
-            "jdk.GarbageCollection" => EventKind::Gc,
+            "jdk.GarbageCollection" | "jdk.GCPhasePause" => EventKind::Gc,
             "jdk.ThreadStart" | "jdk.ThreadEnd" | "jdk.VirtualThreadStart" | "jdk.VirtualThreadEnd" => EventKind::Thread,
             "jdk.VirtualThreadPinned" => EventKind::Pinned,
             "profiler.Malloc" | "profiler.Free" => EventKind::NativeMem,

@@ -26,6 +26,7 @@ import { laneName, type Lane } from '../profile-logic/lanes';
 import { carrierText, carriersOf, pinnedByThread } from '../profile-logic/virtual';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
 import { subjectText } from '../profile-logic/subjects';
+import { GC_PAUSE_TYPE } from '../profile-logic/intervals';
 import type { Derived } from '../selectors/derive';
 import { drawHead, drawLanes, type Waiting } from './timeline/draw';
 import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
@@ -459,7 +460,10 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
             : {
                 x: ev.clientX,
                 y: ev.clientY,
-                lines: [`GC pause at ${formatTime(e.start[gc], clock)}, lasting ${formatMs(e.duration[gc])}`, subjectText(profile, gc) ?? ''],
+                lines: [
+                  `${profile.eventTypes[e.type[gc]].name === GC_PAUSE_TYPE ? 'GC pause' : 'Garbage collection'} at ${formatTime(e.start[gc], clock)}, lasting ${formatMs(e.duration[gc])}`,
+                  subjectText(profile, gc) ?? '',
+                ],
               },
         );
       }

@@ -21,11 +21,23 @@ function withDuration(profile: Profile, list: Int32Array): Int32Array {
   return out;
 }
 
-/** GC events (no thread, with a duration) in start order: the timeline's GC marks. */
+/** The type whose events are the stop-the-world pauses of the collections. */
+export const GC_PAUSE_TYPE = 'jdk.GCPhasePause';
+
+/**
+ * The GC pauses (with a duration) in start order: the timeline's GC marks and band. A collection
+ * (jdk.GarbageCollection) lasts as long as its concurrent phases too, while the application runs
+ * (ZGC and Shenandoah collect concurrently, G1 marks concurrently): ZGC's collections cover most
+ * of a busy recording with a few microseconds of pauses each. The pauses themselves are
+ * jdk.GCPhasePause events (on the VM thread); collections stand in for them only in a recording
+ * without any.
+ */
 export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
-  const none = profile.threads.length;
-  const lists = profile.eventTypes.flatMap((t, ty) => (t.kind === 'gc' ? [withDuration(profile, eventsOf(index, ty, none))] : []));
-  return mergeByStart(profile.events.start, lists);
+  const rows = profile.threads.length + 1;
+  const of = (ty: number) => withDuration(profile, mergeByStart(profile.events.start, Array.from({ length: rows }, (_, r) => eventsOf(index, ty, r))));
+  const gc = profile.eventTypes.flatMap((t, ty) => (t.kind === 'gc' ? [ty] : []));
+  const pauses = gc.filter((ty) => profile.eventTypes[ty].name === GC_PAUSE_TYPE).map(of).filter((l) => l.length > 0);
+  return mergeByStart(profile.events.start, pauses.length ? pauses : gc.filter((ty) => profile.eventTypes[ty].name !== GC_PAUSE_TYPE).map(of));
 }
 
 /**
