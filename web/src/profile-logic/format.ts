@@ -28,7 +28,9 @@ export function formatMs(ms: number): string {
  */
 export function formatTick(t: number, step: number): string {
   const a = Math.abs(t);
-  if (Math.max(a, step) >= 59_950 && step >= 1000) return formatMs(t);
+  // Ticks a minute or more apart read as minutes and hours, the first one too (0m00.0s).
+  if (step >= 59_950) return t === 0 ? '0m00.0s' : formatMs(t);
+  if (a >= 59_950 && step >= 1000) return formatMs(t);
   const [unit, perMs] = a >= 1000 || step >= 1000 ? (['s', 1e-3] as const) : a >= 1 || step >= 0.1 ? (['ms', 1] as const) : (['µs', 1e3] as const);
   const decimals = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step * perMs) - 1e-9)));
   const v = (t * perMs).toFixed(decimals);

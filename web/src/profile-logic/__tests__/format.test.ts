@@ -56,6 +56,8 @@ describe('axis ticks', () => {
 
   it('reads minutes and hours once ticks are a second apart or more', () => {
     expect(formatTick(120_000, 60_000)).toBe('2m00.0s');
+    expect(ticks(0, 60_000, 3)).toEqual(['0m00.0s', '1m00.0s', '2m00.0s']);
+    expect(ticks(0, 3_600_000, 2)).toEqual(['0m00.0s', '1h00m00.0s']);
     expect(formatTick(61_000, 1000)).toBe('1m01.0s');
     expect(formatTick(65_500, 500)).toBe('65.5 s');
   });
