@@ -25,7 +25,7 @@ test('Compare shows counts for both sides and a confidence column; a tiny range 
   const table = page.getByRole('table', { name: 'Methods that changed' });
   await expect(table).toBeVisible();
   const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▾▴]/g, '').trim());
-  expect(headers.slice(0, 8)).toEqual([
+  expect(headers.slice(0, 9)).toEqual([
     'Method',
     expect.stringMatching(/^Selection \((samples|events)/),
     expect.stringMatching(/^Baseline \((samples|events)/),
@@ -33,6 +33,7 @@ test('Compare shows counts for both sides and a confidence column; a tiny range 
     'Baseline %',
     'Change',
     'p-value',
+    'q (FDR)',
     'Score',
   ]);
   // The default order is the score, descending.
@@ -50,9 +51,13 @@ test('Compare shows counts for both sides and a confidence column; a tiny range 
   const p = Number(first[6]);
   expect(p).toBeGreaterThanOrEqual(0);
   expect(p).toBeLessThanOrEqual(1);
+  // Its q-value accounts for every method compared: never below the p-value.
+  expect(Number(first[7])).toBeGreaterThanOrEqual(p);
+  // The hint says how many changes chance alone would give at that level.
+  await expect(page.getByText(/\d+ of [\d,]+ methods changed at p < 0\.01, where chance alone would give about [\d.,]+; \d+ of them still do/)).toBeVisible();
   // The counts agree with the shares: a / A is the selection's share.
   const scores = [];
-  for (let k = 1; k < Math.min(8, await rows.count()); k++) scores.push(Number((await cells(k))[7]));
+  for (let k = 1; k < Math.min(8, await rows.count()); k++) scores.push(Number((await cells(k))[8]));
   expect(scores).toEqual([...scores].sort((x, y) => y - x));
 
   // Every column sorts: p-value, ascending first.

@@ -202,7 +202,7 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
           ) : (
             <>
               Shares of {sides}, among the events the filters keep. {measure === 'total' ? 'Total counts the method and what it calls' : 'Self counts the method itself (the frame on top)'}
-              ; changes not significant at p &lt; {level} are grey. With hundreds of methods a few pass any level by chance: read the counts.
+              ; changes not significant at p &lt; {level} are grey. {howSure(comparison.rises, measure, Number(level))}
             </>
           )}
         </p>
@@ -213,6 +213,30 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
         <RisesTable names={comparison.names} rises={comparison.rises} totals={totals} measure={measure} level={Number(level)} mode={mode} on={on} />
       )}
     </div>
+  );
+}
+
+/**
+ * How many methods pass the level against how many chance alone would pass, and how many still
+ * pass once the number compared is accounted for (q, Benjamini–Hochberg).
+ */
+export function howSure(rises: readonly Rise[], measure: Measure, level: number): string {
+  let tested = 0;
+  let pass = 0;
+  let sure = 0;
+  for (const r of rises) {
+    const c = r[measure];
+    if (Number.isNaN(c.p)) continue;
+    tested++;
+    if (direction(c, level) !== 0) {
+      pass++;
+      if (c.q < level) sure++;
+    }
+  }
+  const chance = tested * level;
+  return (
+    `${formatCount(pass)} of ${formatCount(tested)} methods changed at p < ${level}, where chance alone would give about ${chance < 1 ? chance.toFixed(1) : formatCount(chance)}; ` +
+    `${formatCount(sure)} of them still do once the ${formatCount(tested)} compared are accounted for (q < ${level}: fewer than ${level * 100}% of those expected to be chance).`
   );
 }
 
@@ -240,10 +264,11 @@ function RisesTable({ names, rises, totals, measure, level, mode, on }: { names:
     { key: 'baseShare', label: 'Baseline %', title: "The method's share of the baseline" },
     { key: 'delta', label: 'Change', title: 'Selection share minus baseline share, in points' },
     { key: 'p', label: 'p-value', title: tested },
+    { key: 'q', label: 'q (FDR)', title: "The p-value adjusted for the number of methods compared (Benjamini–Hochberg): among the methods at least this significant, the share expected to be chance alone" },
     { key: 'score', label: 'Score', title: 'The change times (1 − p): large and sure changes first (the default order)' },
   ];
   const click = (key: RiseKey) =>
-    setSort((s) => (s.key === key ? { key, descending: !s.descending } : { key, descending: key !== 'name' && key !== 'p' }));
+    setSort((s) => (s.key === key ? { key, descending: !s.descending } : { key, descending: key !== 'name' && key !== 'p' && key !== 'q' }));
   const amount = (c: Change, side: 'a' | 'b') => {
     const w = c[side];
     const n = side === 'a' ? c.na : c.nb;
@@ -291,6 +316,7 @@ function RisesTable({ names, rises, totals, measure, level, mode, on }: { names:
                 <td className={`num ${cls}`} style={grey}>
                   {formatP(c.p)}
                 </td>
+                <td className="num">{formatP(c.q)}</td>
                 <td className="num">{(c.score * 100).toFixed(1)}</td>
                 <td className="delta-col" aria-hidden="true">
                   {dir !== 0 && <span className={cls} style={{ width: `${(50 * Math.abs(c.delta)) / maxDelta}%`, [c.delta > 0 ? 'left' : 'right']: '50%' }} />}

@@ -120,6 +120,12 @@ export interface Change {
   countDelta: number;
   /** Two-sided p-value of the count test (NaN: a side is empty). */
   p: number;
+  /**
+   * The p-value adjusted for the number of methods compared (Benjamini–Hochberg): among the
+   * methods at least this significant, the share expected to be chance alone. The p-value alone
+   * until the comparison's rows are known (withFdr).
+   */
+  q: number;
   /** delta × (1 − p): the change, discounted by how likely chance alone makes it. */
   score: number;
 }
@@ -131,7 +137,34 @@ export function change(a: number, na: number, b: number, nb: number, t: Totals):
   const delta = share - baseShare;
   const countDelta = (t.na > 0 ? na / t.na : 0) - (t.nb > 0 ? nb / t.nb : 0);
   const p = countTest(na, t.na, nb, t.nb);
-  return { a, b, na, nb, share, baseShare, delta, countDelta, p, score: Number.isNaN(p) ? 0 : delta * (1 - p) };
+  return { a, b, na, nb, share, baseShare, delta, countDelta, p, q: p, score: Number.isNaN(p) ? 0 : delta * (1 - p) };
+}
+
+/**
+ * Benjamini–Hochberg adjusted p-values of `ps` (NaN kept, not counted as a test): the i-th
+ * smallest of m becomes min over j ≥ i of m·p(j)/j, at most 1.
+ */
+export function fdr(ps: readonly number[]): number[] {
+  const order = ps.flatMap((p, i) => (Number.isNaN(p) ? [] : [i])).sort((x, y) => ps[x] - ps[y]);
+  const m = order.length;
+  const q = ps.map(() => NaN);
+  let least = 1;
+  for (let r = m - 1; r >= 0; r--) {
+    const p = ps[order[r]];
+    least = Math.min(least, (m * p) / (r + 1));
+    // (m / rank ≥ 1: never below p, whatever the rounding of m·p / m.)
+    q[order[r]] = Math.max(p, least);
+  }
+  return q;
+}
+
+/** Each row's q-values, one family of tests per measure (every method compared). */
+export function withFdr<R extends { total: Change; self: Change }>(rows: R[]): R[] {
+  for (const m of ['total', 'self'] as const) {
+    const q = fdr(rows.map((r) => r[m].p));
+    rows.forEach((r, i) => (r[m].q = q[i]));
+  }
+  return rows;
 }
 
 /**
@@ -220,7 +253,7 @@ export function compareMethods(
     const weights = byIndex(profile, w);
     return { weights, counts: n === w ? weights : byIndex(profile, n) };
   };
-  const rows = rowsOf(side(sel, selCounts), side(base, baseCounts), totals);
+  const rows = withFdr(rowsOf(side(sel, selCounts), side(base, baseCounts), totals));
   return { rows: sortRises(rows, 'score', 'total', true, (n) => profile.strings[n]), totals };
 }
 
@@ -263,12 +296,12 @@ export function compareProfiles(sel: ProfileSide, base: ProfileSide): NamedCompa
   };
   const totals: Totals = { a: sum(sel.weights), b: sum(base.weights), na: sum(sel.counts ?? sel.weights), nb: sum(base.counts ?? base.weights) };
   const names: string[] = [];
-  const rows = rowsOf(side(sel), side(base), totals).map((r) => ({ ...r, name: names.push(r.name) - 1 }));
+  const rows = withFdr(rowsOf(side(sel), side(base), totals).map((r) => ({ ...r, name: names.push(r.name) - 1 })));
   return { rows: sortRises(rows, 'score', 'total', true, (n) => names[n]), totals, names };
 }
 
 /** The table's columns, each a way to sort it. */
-export type RiseKey = 'name' | 'a' | 'b' | 'share' | 'baseShare' | 'delta' | 'p' | 'score';
+export type RiseKey = 'name' | 'a' | 'b' | 'share' | 'baseShare' | 'delta' | 'p' | 'q' | 'score';
 
 /** Rows sorted by a column of one measure; ties by score, then name. NaN p-values last. */
 export function sortRises(rows: readonly Rise[], key: RiseKey, measure: Measure, descending: boolean, nameOf: (n: number) => string): Rise[] {

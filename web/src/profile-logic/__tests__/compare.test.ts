@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { callTree, invertedTree, type CallNode } from '../calltree';
 import {
+  fdr,
   betaIncomplete,
   binomialTest,
   compareMethods,
@@ -258,3 +259,37 @@ describe('the table and the diff flame graph agree', () => {
     expect(rows.reduce((s, r) => s + r.self.a, 0) + sel[sel.length - 1]).toBe(tree.value);
   });
 });
+
+describe('q-values (Benjamini–Hochberg)', () => {
+  it('adjusts a hand-worked example', () => {
+    // Sorted 0.005, 0.01, 0.03, 0.04 of m = 4: 4·p/rank = 0.02, 0.02, 0.04, 0.04 (already monotone).
+    expect(fdr([0.01, 0.04, 0.03, 0.005])).toEqual([0.02, 0.04, 0.04, 0.02]);
+    // A larger p ranked later caps an earlier one: 3·0.02/1 = 0.06 > 3·0.03/2 = 0.045.
+    const q = fdr([0.02, 0.03, 0.9, NaN]);
+    expect(q[0]).toBeCloseTo(0.045, 12);
+    expect(q[1]).toBeCloseTo(0.045, 12);
+    expect(q[2]).toBeCloseTo(0.9, 12);
+    expect(q[3]).toBeNaN();
+    expect(fdr([])).toEqual([]);
+  });
+
+  it('equals the definition on random p-values: min over the as or less significant of m·p / rank', () => {
+    const r = rng(5);
+    for (let round = 0; round < 200; round++) {
+      const n = Math.floor(r() * 60);
+      const ps = Array.from({ length: n }, () => (r() < 0.1 ? NaN : r() < 0.3 ? Math.floor(r() * 4) / 4 : r() ** 3));
+      const tested = ps.filter((p) => !Number.isNaN(p));
+      const m = tested.length;
+      const q = fdr(ps);
+      ps.forEach((p, i) => {
+        if (Number.isNaN(p)) return expect(q[i]).toBeNaN();
+        // Rank of each tested p: ties take the largest rank they share (the step-up procedure).
+        const rank = (x: number) => tested.filter((y) => y <= x).length;
+        const want = Math.min(1, ...tested.filter((x) => x >= p).map((x) => (m * x) / rank(x)));
+        expect(q[i]).toBeCloseTo(want, 12);
+        expect(q[i]).toBeGreaterThanOrEqual(p);
+      });
+    }
+  });
+});
+
