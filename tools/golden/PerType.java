@@ -19,7 +19,10 @@
  * what was read before. Writes:
  *   OUT.counts.tsv    type<TAB>events
  *   OUT.detail.tsv    type<TAB>events<TAB>events of a type with a stackTrace field whose stack is
- *                     absent or empty<TAB>sum of durations in ns
+ *                     absent or empty<TAB>sum of durations in ns<TAB>events with a stack (frames):
+ *                     the type is each event's own, so a jfrsync file's profiler chunk, whose
+ *                     jdk.ActiveSetting has no stackTrace field, counts none of its events in the
+ *                     third column
  *   OUT.threads.tsv   type<TAB>thread<TAB>events: the thread is sampledThread, else eventThread,
  *                     named by its Java name, else its OS name; "(none)" without one
  * each sorted by type (then thread).
@@ -64,9 +67,10 @@ public class PerType {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
                 String type = e.getEventType().getName();
-                long[] v = types.computeIfAbsent(type, k -> new long[3]);
+                long[] v = types.computeIfAbsent(type, k -> new long[4]);
                 v[0]++;
                 if (e.getEventType().getField("stackTrace") != null && (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty())) v[1]++;
+                else if (e.getEventType().getField("stackTrace") != null) v[3]++;
                 v[2] += e.getDuration().toNanos();
                 RecordedThread t = e.hasField("sampledThread") ? e.getThread("sampledThread") : e.hasField("eventThread") ? e.getThread("eventThread") : null;
                 String name = t == null ? "(none)" : t.getJavaName() != null ? t.getJavaName() : t.getOSName() != null ? t.getOSName() : "";
@@ -80,7 +84,7 @@ public class PerType {
         StringBuilder counts = new StringBuilder(), detail = new StringBuilder(), byThread = new StringBuilder();
         types.forEach((k, v) -> {
             counts.append(k).append('\t').append(v[0]).append('\n');
-            detail.append(k).append('\t').append(v[0]).append('\t').append(v[1]).append('\t').append(v[2]).append('\n');
+            detail.append(k).append('\t').append(v[0]).append('\t').append(v[1]).append('\t').append(v[2]).append('\t').append(v[3]).append('\n');
         });
         threads.forEach((k, v) -> byThread.append(k).append('\t').append(v).append('\n'));
         Files.writeString(Paths.get(out + ".counts.tsv"), counts);
