@@ -5,6 +5,7 @@
  */
 import type { Profile } from '../columns/profile';
 import type { Burst, LockRow } from '../profile-logic/locks';
+import { threadLabel } from '../profile-logic/describe';
 import { formatClock, formatMs } from '../profile-logic/format';
 import type { BurstDetail } from '../selectors/derive';
 import { FlameGraph } from './FlameGraph';
@@ -23,7 +24,7 @@ interface Props {
   onSandwich?: (name: string) => void;
 }
 
-const name = (profile: Profile, t: number) => profile.strings[profile.threads.name[t]];
+const name = (profile: Profile, t: number) => threadLabel(profile, t);
 
 /** Why a burst names no holder. */
 function unknownHolder(b: Burst): string {

@@ -20,7 +20,20 @@ export interface EventSummary {
 }
 
 export function threadName(profile: Profile, row: number): string {
-  return row >= 0 ? profile.strings[profile.threads.name[row]] : '–';
+  return row >= 0 ? threadLabel(profile, row) : '–';
+}
+
+/**
+ * A thread's name as shown: its name, or for a thread without one (virtual threads of an
+ * executor are unnamed, as the JDK reads them too) what tells it apart: "(unnamed virtual thread
+ * #42)", by its Java id, else its OS id. Filters, pins and exports keep the recorded name.
+ */
+export function threadLabel(profile: Profile, row: number): string {
+  const name = profile.strings[profile.threads.name[row]];
+  if (name !== '') return name;
+  const { javaId, osId, virtual } = profile.threads;
+  const id = javaId[row] > 0 ? `#${javaId[row]}` : osId[row] > 0 ? `os ${osId[row]}` : `row ${row}`;
+  return `(unnamed${virtual[row] ? ' virtual' : ''} thread ${id})`;
 }
 
 /** `clock`: epoch ms of the recording's start when times read as the clock, else null. */

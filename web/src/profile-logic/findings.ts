@@ -9,6 +9,7 @@
  */
 import type { Profile } from '../columns/profile';
 import type { ThreadIndex } from './event-index';
+import { threadLabel } from './describe';
 import { formatMs } from './format';
 import { instanceText } from './filters';
 import { onCpuDuring, sampleTypesOf, threadWeights, type Burst } from './locks';
@@ -24,7 +25,7 @@ export interface Finding {
   pin?: string;
 }
 
-const threadName = (p: Profile, t: number) => p.strings[p.threads.name[t]];
+const threadName = (p: Profile, t: number) => threadLabel(p, t);
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /**

@@ -6,6 +6,7 @@
 import { ListMemo, type ThreadIndex } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
+import { threadLabel } from './describe';
 import type { Profile } from '../columns/profile';
 
 export interface Lane {
@@ -136,7 +137,7 @@ export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadC
   }
   const order = (v: Lane[]) => {
     for (const l of v) {
-      l.label = l.threads.length === 1 ? profile.strings[profile.threads.name[l.threads[0]]] : `${l.label} (${l.threads.length})`;
+      l.label = l.threads.length === 1 ? threadLabel(profile, l.threads[0]) : `${l.label} (${l.threads.length})`;
     }
     if (opts.sort === 'samples') v.sort((a, b) => b.matching - a.matching || b.count - a.count || a.label.localeCompare(b.label));
     else v.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));

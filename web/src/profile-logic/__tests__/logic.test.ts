@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { callTree, invertedTree, type CallNode } from '../calltree';
 import { collapsedStacks } from '../collapsed';
 import { compareMethods } from '../compare';
+import { threadName } from '../describe';
 import { eventsOf, eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, flagsOf } from '../filters';
 import { buildLanes, groupKey } from '../lanes';
@@ -244,6 +245,27 @@ describe('timeline', () => {
     const kept = buildLanes(p, idx, counts, { group: false, sort: 'name', hidden: new Set(), threads: Uint8Array.from([0, 1, 0]) });
     expect(kept.map((l) => l.label)).toEqual(['search-worker-2']);
     expect(groupKey('search-worker-12')).toBe('search-worker-*');
+  });
+
+  it('names a thread without a name by its id, the recorded name kept for filters', () => {
+    const q = buildProfile([{ name: 'jdk.ExecutionSample', kind: 'cpu' }], ['main', '', ''], [
+      { type: 0, t: 1, thread: 0, stack: 'a' },
+      { type: 0, t: 2, thread: 1, stack: 'a' },
+      { type: 0, t: 3, thread: 2, stack: 'a' },
+    ]);
+    q.threads.javaId.set([1, 42, 0]);
+    q.threads.osId.set([7, 0, 0]);
+    q.threads.virtual.set([0, 1, 0]);
+    const idx = indexEvents(q);
+    const all = Uint8Array.from([1, 1, 1]);
+    const lanes = buildLanes(q, idx, threadCounts(q, idx, all, all), { group: false, sort: 'name', hidden: new Set(), virtualOpen: true });
+    const labels = lanes.map((l) => l.label);
+    expect(labels).toContain('(unnamed virtual thread #42)');
+    expect(labels).toContain('(unnamed thread row 2)');
+    expect(threadName(q, 1)).toBe('(unnamed virtual thread #42)');
+    expect(threadName(q, 0)).toBe('main');
+    // What filters and pins match stays the recorded name.
+    expect(q.strings[q.threads.name[1]]).toBe('');
   });
 
   it('writes collapsed stacks like the CLI', () => {
