@@ -114,7 +114,7 @@ export default defineConfig({
   test: {
     root: '.',
     // Benchmarks are tests only when asked for (JFRSCOPE_BENCH=1 npx vitest run bench/…).
-    include: process.env.JFRSCOPE_BENCH ? ['bench/**/*.bench.test.ts', 'scratch/**/*.bench.test.ts'] : ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+    include: process.env.JFRSCOPE_BENCH ? ['bench/**/*.bench.test.ts'] : ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 120_000,
   },

@@ -111,6 +111,5 @@ describe('thread chain on a day of chunks', () => {
     const allPools = CHUNKS * serialize([...pool(0).values()]).byteLength;
     const each = sent.map((o) => serialize(o).byteLength);
     for (const b of each) expect(b).toBeLessThan(allPools / 100);
-    console.log(`every pool ${(allPools / 1e6).toFixed(1)} MB; handed to each decoder ${each.map((b) => `${(b / 1e3).toFixed(0)} kB`).join(', ')}`);
   });
 });
