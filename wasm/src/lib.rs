@@ -556,6 +556,41 @@ impl Parser {
     }
 }
 
+/// The parser's thread chain (`chain_threads`, the JDK's reading of thread pools from chunk to
+/// chunk) over whole pools given as `Parser.setThreadChain` takes overrides: entry k is pool id
+/// `ids[k]` of chunk `chunk[k]`; chunks 0 to the largest given, one file's chunks in order (a
+/// chunk without entries has an empty pool). Returns the overrides as JSON text, per chunk
+/// increasing then id increasing: `[[chunk, id, name, os|null, java|null, virtual], …]`. For
+/// checking the page's chain (engine/parts.ts chainThreads) against this one.
+#[wasm_bindgen(js_name = chainThreadPools)]
+pub fn chain_thread_pools(chunk: Vec<u32>, ids: Vec<f64>, names: Vec<String>, os: Vec<f64>, java: Vec<f64>, virt: Vec<u8>) -> String {
+    let last = chunk.iter().copied().max().map_or(0, |c| c as usize + 1);
+    let mut pools = Overrides { chunk, ids, names, os, java, virt }.per_chunk();
+    let chunks: Vec<jfrscope_parser::ChunkThreads> = (0..last)
+        .map(|c| {
+            let mut own: jfrscope_parser::ChunkThreads = pools.remove(&c).unwrap_or_default().into_iter().collect();
+            own.sort_by_key(|(id, _)| *id);
+            own
+        })
+        .collect();
+    let id_json = |v: i64| if v == i64::MIN { "null".to_string() } else { v.to_string() };
+    let mut s = String::from("[");
+    for (c, over) in jfrscope_parser::chain_threads(&chunks).into_iter().enumerate() {
+        let mut over: Vec<_> = over.into_iter().collect();
+        over.sort_by_key(|(id, _)| *id);
+        for (id, t) in over {
+            if s.len() > 1 {
+                s.push(',');
+            }
+            let _ = write!(s, "[{c},{id},");
+            json_string(&t.name, &mut s);
+            let _ = write!(s, ",{},{},{}]", id_json(t.os_id), id_json(t.java_id), u8::from(t.is_virtual));
+        }
+    }
+    s.push(']');
+    s
+}
+
 /// All fields of the event at absolute `offset` of the chunk in `chunk_bytes` (which start at
 /// absolute `chunk_offset`, chunk number `chunk`), as JSON text `{"type":…, "fields":…}`, resolved
 /// for reading (`Chunk::decode_event_shown`): pool references as their values, times as ms since

@@ -93,7 +93,8 @@ const sameEntry = (a: ThreadEntry, b: ThreadEntry) => a[1] === b[1] && a[2] === 
  * Whether pool entry `t` is the thread `b` an earlier chunk had under the same id (the parser's
  * chain_step): the same OS thread, under the same Java id unless that OS thread is a real one,
  * which may attach again under a new java.lang.Thread (async-profiler keys its pool by OS id, and
- * `main` comes back as `DestroyJavaVM`); virtual threads (OS id 0) are told apart by Java id.
+ * `main` comes back as `DestroyJavaVM`); threads without an OS id (absent or 0: virtual threads)
+ * are told apart by Java id. __tests__/thread-rule.test.ts checks it against the parser's chain.
  */
 const sameThread = (b: ThreadEntry, t: ThreadEntry) => b[2] === t[2] && (b[3] === t[3] || (t[2] !== null && t[2] !== 0));
 
