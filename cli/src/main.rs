@@ -392,8 +392,11 @@ fn print_cmd(a: &Args) -> Result<bool, String> {
     let mut out = io::BufWriter::new(out.lock());
     let ty = a.event.clone();
     let mut errors = Vec::new();
-    let rec = load_with(&a.file, &Options { only: None, pass: Pass::Count }, |bytes, h, i, _| {
-        let r = jfrscope_parser::for_each_event(bytes, h.clone(), i, ty.as_deref(), |name, off, v| {
+    // Threads named as the JDK's reader names them across chunks (a renamed thread keeps its
+    // first name), as the page shows an event's fields.
+    let mut threads = jfrscope_parser::ThreadValues::default();
+    let rec = load_with(&a.file, &Options { only: None, pass: Pass::Count }, |bytes, h, i, rec| {
+        let r = jfrscope_parser::for_each_event(bytes, h.clone(), i, ty.as_deref(), rec, &mut threads, |name, off, v| {
             let mut line = String::from("{\"type\":");
             jfrscope_parser::value::json_string(name, &mut line);
             line.push_str(&format!(",\"offset\":{off},\"fields\":"));

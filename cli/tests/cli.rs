@@ -172,3 +172,43 @@ fn partial_collapse_of_a_cut_chunk_names_the_lost_stacks() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("{lost} event(s) of jdk.ExecutionSample lost their stacks")), "{err}");
 }
+
+/// Each type's events per thread as `print` names them (the thread is sampledThread, else
+/// eventThread: its Java name, else its OS name; "(none)" without one), as
+/// tools/golden/PerType.java counts them: `type<TAB>thread<TAB>events` lines, sorted.
+fn printed_threads(printed: &str) -> Vec<String> {
+    let ty = regex::Regex::new(r#"^\{"type":"([^"]+)""#).unwrap();
+    let name = |obj: &str, key: &str| -> Option<String> {
+        let at = obj.find(&format!("\"{key}\":"))? + key.len() + 3;
+        let rest = &obj[at..];
+        let s = rest.strip_prefix('"')?;
+        Some(s[..s.find('"')?].to_string()).filter(|s| !s.is_empty())
+    };
+    let mut counts = std::collections::BTreeMap::<(String, String), u64>::new();
+    for l in printed.lines() {
+        let t = ty.captures(l).unwrap_or_else(|| panic!("a type first: {l}"))[1].to_string();
+        let thread = match ["\"sampledThread\":", "\"eventThread\":"].iter().find_map(|k| l.find(k).map(|i| &l[i + k.len()..])) {
+            None => "(none)".to_string(),
+            Some(v) if v.starts_with("null") => "(none)".to_string(),
+            // The thread's own fields come first (osName, osThreadId, javaName, …, group).
+            Some(v) => name(v, "javaName").or_else(|| name(v, "osName")).unwrap_or_default(),
+        };
+        *counts.entry((t, thread)).or_default() += 1;
+    }
+    counts.into_iter().map(|((t, th), n)| format!("{t}\t{th}\t{n}")).collect()
+}
+
+#[test]
+fn print_names_a_thread_renamed_across_chunks_as_the_jdk_does() {
+    // jdk17-renamed.jfr: `cruncher` renames itself while recording; every chunk's pool lists its
+    // id since the first, so the JDK's reader names it `cruncher` in every chunk.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let f = dir.join("jdk17-renamed.jfr");
+    let o = run(&["print", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("\"javaName\":\"cruncher\""));
+    assert!(!out.contains("\"javaName\":\"cruncher-renamed\""), "the later chunks' own name of the thread is not the JDK's");
+    let jdk = std::fs::read_to_string(dir.join("expected/jdk17-renamed.jfr.per-type.threads.tsv")).unwrap();
+    assert_eq!(printed_threads(&out), jdk.lines().map(String::from).collect::<Vec<_>>());
+}

@@ -147,6 +147,10 @@ pub struct Chunk<'a> {
     pools: std::cell::RefCell<Pools>,
     /// A compiled skip program per class.
     skips: Vec<Vec<Op>>,
+    /// Thread pool ids whose thread the JDK's reader carries over from an earlier chunk, with
+    /// that thread as it was decoded there: [`Chunk::resolve_value`] gives these (see
+    /// [`crate::for_each_event`]).
+    pub(crate) carried: FxHashMap<u64, crate::value::Value>,
 }
 
 /// One step of a compiled skip program: what a value's bytes look like, flattened.
@@ -245,7 +249,7 @@ impl<'a> Chunk<'a> {
                 ops
             })
             .collect();
-        Ok(Chunk { index, header, data, md, pools: Default::default(), skips })
+        Ok(Chunk { index, header, data, md, pools: Default::default(), skips, carried: FxHashMap::default() })
     }
 
     /// A reader over the chunk's bytes, at chunk-relative `pos`.

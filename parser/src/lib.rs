@@ -370,18 +370,55 @@ pub fn decode_event_at(data: &[u8], chunk: usize, offset: u64) -> Result<(String
     c.decode_event(pos as usize).map_err(|e| e.in_chunk(chunk))
 }
 
+/// The threads of the chunk [`for_each_event`] read last, as it resolved them, for the next.
+#[derive(Debug, Default)]
+pub struct ThreadValues {
+    index: Option<usize>,
+    values: FxHashMap<u64, Value>,
+}
+
 /// Decode every event of type `type_name` (all types when `None`) in one chunk's bytes field by
 /// field, calling `f(type name, absolute offset, value)` in file order. Returns the first error
 /// that stopped the walk; events before it were delivered.
+///
+/// Threads read as the JDK's reader names them going from chunk to chunk: a thread pool id the
+/// chain of `rec` carries over ([`Recording::thread_overrides`], [`chain_step`]) reads as the
+/// thread the chunk before resolved it to, every field as decoded there (`threads` holds those
+/// from the call for the chunk before; chunks are given in order, starting from a fresh one).
 pub fn for_each_event(
     chunk_data: &[u8],
     header: ChunkHeader,
     index: usize,
     type_name: Option<&str>,
+    rec: &mut Recording,
+    threads: &mut ThreadValues,
     mut f: impl FnMut(&str, u64, &Value),
 ) -> Result<()> {
     let base = header.offset;
-    let chunk = Chunk::from_bytes(chunk_data, header, index)?;
+    let mut chunk = Chunk::from_bytes(chunk_data, header, index)?;
+    let overrides = rec.thread_overrides(&chunk, false);
+    let prev = if threads.index.is_some_and(|i| i + 1 == index) { std::mem::take(&mut threads.values) } else { FxHashMap::default() };
+    chunk.carried = overrides
+        .into_iter()
+        .map(|(id, t)| {
+            let v = prev.get(&id).cloned().unwrap_or_else(|| {
+                let id_value = |n: i64| if n == chunk::ABSENT { Value::Null } else { Value::Int(n) };
+                Value::Object(vec![
+                    ("javaName".into(), Value::Str(t.name)),
+                    ("osThreadId".into(), id_value(t.os_id)),
+                    ("javaThreadId".into(), id_value(t.java_id)),
+                    ("virtual".into(), Value::Bool(t.is_virtual)),
+                ])
+            });
+            (id, v)
+        })
+        .collect();
+    // This chunk's threads as it resolves them (carried ones included), for the chunk after.
+    threads.index = Some(index);
+    threads.values = match chunk.md.class_by_name("java.lang.Thread") {
+        Some(class) => chunk.pool_entries(class).into_iter().map(|(id, _)| (id, chunk.resolve_value(class, id, 1))).collect(),
+        None => FxHashMap::default(),
+    };
     let wanted: Vec<bool> = chunk.md.classes.iter().map(|c| c.is_event() && type_name.is_none_or(|t| t == c.name)).collect();
     let mut first_err = None;
     chunk.scan(|pos, _, tid| {

@@ -212,6 +212,11 @@ impl<'a> Chunk<'a> {
         if depth > MAX_RESOLVE_DEPTH {
             return Value::Int(id as i64);
         }
+        if !self.carried.is_empty() && self.md.classes[class].name == "java.lang.Thread" {
+            if let Some(v) = self.carried.get(&id) {
+                return v.clone();
+            }
+        }
         match self.pool_reader(class, id) {
             // A constant with one field (Symbol, ThreadState, FrameType…) reads as that field.
             Some(mut r) => match self.decode_value(&mut r, class, depth) {
