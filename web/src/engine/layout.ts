@@ -17,6 +17,8 @@ export interface ChunkSpan {
   /** The header says the chunk is still being written (the newest file of a live repository):
    * the bytes after what its header names are its writes since the last flush, not garbage. */
   writing?: true;
+  /** Of several files joined (joinLayouts): the index of the file the chunk comes from. */
+  file?: number;
 }
 
 /** The header at `pos`: its chunk's full size (from the header) and times; null if none. */
@@ -91,21 +93,61 @@ export interface JoinedLayout {
   size: number;
 }
 
-/** The chunks of files (each file's own layout) in time order (ties: file order, then offset). */
+/**
+ * The chunks of files (each file's own layout) in time order (ties: file order, then offset),
+ * each file's chunks kept in that file's order: the earliest of the files' next chunks goes first.
+ */
 export function joinLayouts(layouts: ChunkSpan[][]): JoinedLayout {
-  const all = layouts.flatMap((spans, file) => spans.map((s) => ({ file, s })));
-  all.sort((a, b) => a.s.startMs - b.s.startMs || a.file - b.file || a.s.offset - b.s.offset);
+  const next = layouts.map(() => 0);
   const spans: ChunkSpan[] = [];
   const pieces: Piece[] = [];
   let at = 0;
-  for (const { file, s } of all) {
-    spans.push({ ...s, index: spans.length, offset: at });
+  for (;;) {
+    let file = -1;
+    for (let f = 0; f < layouts.length; f++) {
+      const s = layouts[f][next[f]];
+      if (s && (file < 0 || s.startMs < layouts[file][next[file]].startMs)) file = f;
+    }
+    if (file < 0) break;
+    const s = layouts[file][next[file]++];
+    spans.push({ ...s, index: spans.length, offset: at, file });
     const last = pieces[pieces.length - 1];
     if (last && last.file === file && last.from + last.size === s.offset) last.size += s.size;
     else pieces.push({ file, from: s.offset, size: s.size, at });
     at += s.size;
   }
   return { spans, pieces, size: at };
+}
+
+/**
+ * Which chunks the JDK's reader reads as one run, chaining threads from chunk to chunk
+ * (engine/parts.ts chainThreads): per chunk of the joined layout, its run. A file's chunks are one
+ * run, in the file's order; a file carries on the run of the file before it when they are one
+ * JVM's chunk files (a repository folder: the file's first chunk comes right after the other
+ * file's last, no other file's chunk between them). Files whose chunks interleave are different
+ * JVMs' recordings, each read alone, as the JDK reads each file:
+ *
+ *   chunk-1.jfr [c0] chunk-2.jfr [c0]        → runs 0 0      (one JVM's repository)
+ *   a.jfr [c0 10:00][c1 10:05] b.jfr [c0 10:02] → a.c0 a.c1 / b.c0 in time order: a.c0 b.c0 a.c1 → runs 0 1 0
+ *
+ * Without files (one recording) every chunk is one run.
+ */
+export function chainRuns(spans: ChunkSpan[]): number[] {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  spans.forEach((s, k) => {
+    const f = s.file ?? 0;
+    if (!first.has(f)) first.set(f, k);
+    last.set(f, k);
+  });
+  const run = new Map<number, number>();
+  let runs = 0;
+  for (const [f, k] of [...first.entries()].sort((a, b) => a[1] - b[1])) {
+    const before = k > 0 ? (spans[k - 1].file ?? 0) : -1;
+    const joins = before >= 0 && before !== f && last.get(before) === k - 1;
+    run.set(f, joins ? run.get(before)! : runs++);
+  }
+  return spans.map((s) => run.get(s.file ?? 0)!);
 }
 
 /** Which file, and where in it, a virtual offset is; null past the end. */

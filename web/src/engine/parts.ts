@@ -104,52 +104,71 @@ const sameThread = (b: ThreadEntry, t: ThreadEntry) => b[2] === t[2] && (b[3] ==
  * every key the next chunk's pool also holds; the parser's chain_step): a pool id keeps the thread
  * the previous chunk ended with while it is the same thread (sameThread), so a thread
  * renamed while recording keeps the name of the first chunk of the unbroken run of chunks listing
- * it. A chunk missing from the counts (not read: damaged) breaks the chain. Returns the overrides:
+ * it. The chunks chain within their run (`runs`, per chunk: layout.ts chainRuns; one run without
+ * it): several files opened together are each read alone unless they are one JVM's chunk files,
+ * so a chunk follows the run's chunk before it, whatever other files' chunks lie between. A chunk
+ * missing from the counts (not read: damaged) breaks its run's chain. Returns the overrides:
  * per chunk, the ids whose chained thread differs from the chunk's own entry, nearly always few.
  * The pools change little from chunk to chunk, and so does the chain: only the ids a change
- * names are looked at again.
+ * names are looked at again, while one run's chunks follow one another.
  */
-export function chainThreads(counted: Description[]): ThreadOverrides {
+export function chainThreads(counted: Description[], runs?: ArrayLike<number>): ThreadOverrides {
   const pools = counted.flatMap((d) => d.chunkThreads ?? []).sort((a, b) => a.chunk - b.chunk);
-  /** The pool of the chunk before (id → its own entry), and the thread each id ended with there. */
+  const runOf = (c: number) => (runs && c < runs.length ? runs[c] : 0);
+  /** Per chunk, the chunk before it in its run (-2 for none). */
+  const before: number[] = [];
+  if (runs) {
+    const at = new Map<number, number>();
+    for (let c = 0; c < runs.length; c++) {
+      before.push(at.get(runs[c]) ?? -2);
+      at.set(runs[c], c);
+    }
+  }
+  const beforeOf = (c: number) => (c < before.length ? before[c] : c - 1);
+  /** The pool of the chunk before in the file (id → its own entry): what a change applies to. */
   let own = new Map<number, ThreadEntry>();
-  let last = new Map<number, ThreadEntry>();
-  /** Ids whose thread in `last` is not their own entry. */
-  const over = new Set<number>();
+  /** Per run: its last chunk chained, the thread each id ended with there, and the ids whose thread is not their own entry. */
+  const state = new Map<number, { chunk: number; last: Map<number, ThreadEntry>; over: Set<number> }>();
   const out: { chunk: number; t: ThreadEntry }[] = [];
-  let prev = -2;
   for (const p of pools) {
-    const follows = p.chunk === prev + 1;
-    prev = p.chunk;
-    if (p.whole) {
-      const before = follows ? last : new Map<number, ThreadEntry>();
-      own = new Map();
-      last = new Map();
-      over.clear();
-      for (const t of p.threads) {
-        own.set(t[0], t);
-        const b = before.get(t[0]);
-        // The same thread keeps what it was; another's id is its own entry.
-        const kept = b && sameThread(b, t) ? b : t;
-        last.set(t[0], kept);
-        if (!sameEntry(kept, t)) over.add(t[0]);
-      }
-    } else {
-      // A change since the chunk before, counted by the same decoder: it is `own`.
+    if (p.whole) own = new Map(p.threads.map((t) => [t[0], t]));
+    else {
+      // A change since the chunk before, counted by the same decoder.
+      for (const id of p.gone) own.delete(id);
+      for (const t of p.threads) own.set(t[0], t);
+    }
+    const run = runOf(p.chunk);
+    const st = state.get(run);
+    const follows = st !== undefined && st.chunk === beforeOf(p.chunk);
+    let last: Map<number, ThreadEntry>;
+    let over: Set<number>;
+    if (follows && !p.whole && st.chunk === p.chunk - 1) {
+      // The run's chunk before is the one the change is from: only the ids it names.
+      ({ last, over } = st);
       for (const id of p.gone) {
-        own.delete(id);
         last.delete(id);
         over.delete(id);
       }
       for (const t of p.threads) {
-        own.set(t[0], t);
         const b = last.get(t[0]);
         const kept = b && sameThread(b, t) ? b : t;
         last.set(t[0], kept);
         if (sameEntry(kept, t)) over.delete(t[0]);
         else over.add(t[0]);
       }
+    } else {
+      const prev = follows ? st.last : new Map<number, ThreadEntry>();
+      last = new Map();
+      over = new Set();
+      for (const t of own.values()) {
+        const b = prev.get(t[0]);
+        // The same thread keeps what it was; another's id is its own entry.
+        const kept = b && sameThread(b, t) ? b : t;
+        last.set(t[0], kept);
+        if (!sameEntry(kept, t)) over.add(t[0]);
+      }
     }
+    state.set(run, { chunk: p.chunk, last, over });
     for (const id of over) out.push({ chunk: p.chunk, t: last.get(id)! });
   }
   return {
@@ -185,8 +204,8 @@ export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean)
  * The thread overrides each decoder is handed (its rows passes, type tables and events shown):
  * those of the chunks its count pass read, from the chain of every decoder's chunks.
  */
-export function groupOverrides(counted: Description[]): ThreadOverrides[] {
-  const chained = chainThreads(counted);
+export function groupOverrides(counted: Description[], runs?: ArrayLike<number>): ThreadOverrides[] {
+  const chained = chainThreads(counted, runs);
   return counted.map((d) => {
     const mine = new Set((d.chunkThreads ?? []).map((c) => c.chunk));
     return overridesIn(chained, (c) => mine.has(c));

@@ -230,6 +230,8 @@ export class Session {
   onShape: ((s: ShapeBins | undefined) => void) | null = null;
   /** What reading the file's chunk headers found wrong (bytes after the last chunk). */
   layoutErrors: Description['errors'] = [];
+  /** Of several files joined: per chunk, the run of chunks the JDK reads as one (layout.ts chainRuns); unset, every chunk is one run. */
+  chainRuns: number[] | undefined = undefined;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -261,7 +263,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
-    this.threads = groupOverrides(this.counted);
+    this.threads = groupOverrides(this.counted, this.chainRuns);
     this.description.errors.push(...this.layoutErrors);
     this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../columns/profile';
 import { joinFiles } from '../index';
-import { chunkLayout } from '../layout';
+import { chainRuns, chunkLayout } from '../layout';
 import { sessionInNode, typeTableInNode } from '../node';
 import type { Description } from '../parts';
 
@@ -86,9 +86,12 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
 
   it('as a folder of its chunks, each its own file: one chain in time order', async () => {
     const files = chunks.map((c, k) => new File([whole.slice(c.offset, c.offset + c.size)], `chunk-${chunks.length - k}.jfr`));
-    const { blob } = await joinFiles(files, () => {});
+    const { blob, spans } = await joinFiles(files, () => {});
     const joined = new Uint8Array(await blob.arrayBuffer());
     const session = lazy(joined);
+    // One JVM's chunk files, one after another: one run, as the page opens them.
+    expect(chainRuns(spans)).toEqual(spans.map(() => 0));
+    session.chainRuns = chainRuns(spans);
     await session.open(['jdk.ExecutionSample'], () => {});
     expect(session.deferred().length).toBeGreaterThan(0);
     const p = await session.load(session.deferred(), () => {});
@@ -112,6 +115,50 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     }
     const ours = threadsOf(p, new Set(['jdk.ExecutionSample'])).get('jdk.ExecutionSample')!;
     expect([...ours.entries()].sort()).toEqual([...want.entries()].sort());
+  });
+
+  it("another JVM's chunk whose time falls between a recording's chunks: each file's threads as the JDK reads that file alone", async () => {
+    // Chunk 0 of jdk17-multichunk.jfr, its header's start (offset 32, i64 big-endian) set to 1 ms
+    // after jdk17-renamed.jfr's second chunk starts: joined in time order, renamed's chunks come
+    // before and after it. The truth: the JDK reading each alone (tools/golden/golden.sh), summed.
+    const multi = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-multichunk.jfr')));
+    const size = Number(new DataView(multi.buffer, multi.byteOffset).getBigInt64(8));
+    const other = multi.slice(0, size);
+    const secondStart = new DataView(whole.buffer, whole.byteOffset).getBigInt64(chunks[1].offset + 32);
+    new DataView(other.buffer).setBigInt64(32, secondStart + 1_000_000n);
+    const want = new Map<string, Map<string, number>>();
+    const add = (type: string, thread: string, n: number) => {
+      if (!want.has(type)) want.set(type, new Map());
+      want.get(type)!.set(thread, (want.get(type)!.get(thread) ?? 0) + n);
+    };
+    for (const [type, m] of jdk) for (const [thread, n] of m) add(type, thread, n);
+    for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-multichunk.jfr.chunk0.per-type.threads.tsv'), 'utf8').trim().split('\n')) {
+      const [type, thread, n] = line.split('\t');
+      add(type, thread, Number(n));
+    }
+    const files = [new File([whole], 'renamed.jfr'), new File([other], 'other.jfr')];
+    const { blob, spans } = await joinFiles(files, () => {});
+    const b = spans.findIndex((s) => s.size === size && spans.filter((x) => x.file === s.file).length === 1);
+    // The other JVM's chunk lies between two of renamed's.
+    expect(b).toBeGreaterThan(0);
+    expect(b).toBeLessThan(spans.length - 1);
+    const runs = chainRuns(spans);
+    expect(new Set(runs).size).toBe(2);
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    for (const parts of [1, 2]) {
+      const session = sessionInNode(bytes, parts);
+      session.chainRuns = runs;
+      await session.open(['jdk.ExecutionSample'], () => {});
+      const p = await session.load(session.deferred(), () => {});
+      const loaded = new Set(session.loaded);
+      expect(loaded.has('jdk.ExecutionSample')).toBe(true);
+      const ours = threadsOf(p, loaded);
+      for (const type of [...loaded].sort()) {
+        const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
+        expect([parts, type, sorted(ours.get(type))]).toEqual([parts, type, sorted(want.get(type))]);
+      }
+      expect(ours.get('jdk.ExecutionSample')?.get('cruncher')).toBe(jdk.get('jdk.ExecutionSample')?.get('cruncher'));
+    }
   });
 
   it("a type table of every field names each event's thread as the JDK does", async () => {
