@@ -3,10 +3,16 @@
  *
  *   java tools/golden/PerType.java OUT FILE           one recording file
  *   java tools/golden/PerType.java OUT DIR            a JFR repository folder (its chunk files)
- *   java tools/golden/PerType.java OUT FILE FILE...   chunk files, read as one recording
+ *   java tools/golden/PerType.java OUT FILE FILE...   one JVM's chunk files, read as one recording
  *
  * One file is read by jdk.jfr.consumer.RecordingFile. A folder or several files are read as the
- * JDK reads a repository (EventStream.openRepository, `jfr assemble`): one recording whose chunks
+ * JDK reads a repository (EventStream.openRepository, `jfr assemble`), so they must be one JVM's
+ * chunk files (its repository folder, or files it wrote one after another): the JDK carries
+ * constants from chunk to chunk with no check of where they come from, so files of different
+ * JVMs read so would merge threads across JVMs (two JVMs number their threads alike). For files
+ * of different JVMs (their jdk.JVMInformation differs in pid or jvmStartTime) run this on each
+ * file alone and sum the counts, as the page reads several files that are not one repository
+ * (engine/layout.ts chainRuns). A folder or several files are one recording whose chunks
  * follow one another, each chunk parsed after the one before it, so constants such as a thread
  * renamed while recording carry over from chunk to chunk and from file to file (jdk.jfr's
  * ChunkParser reuses the previous chunk's resolved constants). The chunks of every file that is
@@ -62,7 +68,14 @@ public class PerType {
                 files.add(p);
             }
         }
-        Path read = files.size() == 1 ? files.get(0) : joined(files);
+        if (files.isEmpty()) {
+            System.err.println(String.join(" ", List.of(args).subList(1, args.length)) + ": no files to read");
+            System.exit(1);
+        }
+        // A plain file argument is read as it is; a folder, even of one file, is read as chunks,
+        // leaving out a chunk still being written.
+        boolean plain = args.length == 2 && !Files.isDirectory(Paths.get(args[1]));
+        Path read = plain ? files.get(0) : joined(files);
         try (RecordingFile rf = new RecordingFile(read)) {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
@@ -79,7 +92,7 @@ public class PerType {
         } catch (Exception ex) {
             System.err.println(String.join(" ", files.stream().map(Path::toString).toList()) + ": " + ex);
         } finally {
-            if (read != files.get(0)) Files.deleteIfExists(read);
+            if (!plain) Files.deleteIfExists(read);
         }
         StringBuilder counts = new StringBuilder(), detail = new StringBuilder(), byThread = new StringBuilder();
         types.forEach((k, v) -> {
