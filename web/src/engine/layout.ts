@@ -95,20 +95,17 @@ export interface JoinedLayout {
 
 /**
  * The chunks of files (each file's own layout) in time order (ties: file order, then offset),
- * each file's chunks kept in that file's order: the earliest of the files' next chunks goes first.
+ * each file's chunks kept in that file's order (a file whose chunk starts go back in time keeps
+ * its order: its chunks take the places time order gives the file, first chunk first).
  */
 export function joinLayouts(layouts: ChunkSpan[][]): JoinedLayout {
+  const all = layouts.flatMap((spans, file) => spans.map((s) => ({ file, s })));
+  all.sort((a, b) => a.s.startMs - b.s.startMs || a.file - b.file || a.s.offset - b.s.offset);
   const next = layouts.map(() => 0);
   const spans: ChunkSpan[] = [];
   const pieces: Piece[] = [];
   let at = 0;
-  for (;;) {
-    let file = -1;
-    for (let f = 0; f < layouts.length; f++) {
-      const s = layouts[f][next[f]];
-      if (s && (file < 0 || s.startMs < layouts[file][next[file]].startMs)) file = f;
-    }
-    if (file < 0) break;
+  for (const { file } of all) {
     const s = layouts[file][next[file]++];
     spans.push({ ...s, index: spans.length, offset: at, file });
     const last = pieces[pieces.length - 1];

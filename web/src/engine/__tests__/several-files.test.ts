@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinFiles } from '../index';
-import { chunkLayout, fileKind, joinLayouts, locate, type ChunkSpan } from '../layout';
+import { chainRuns, chunkLayout, fileKind, joinLayouts, locate, type ChunkSpan } from '../layout';
 import { decodeInNode } from '../node';
 import { sourceOf, streamChunks } from '../parts';
 
@@ -51,6 +51,32 @@ describe('joinLayouts', () => {
     expect(j.pieces).toEqual([{ file: 0, from: 0, size: 2 * big, at: 0 }]);
     expect(j.spans[1].offset).toBe(big);
     expect(locate(j.pieces, big + 7)).toEqual({ file: 0, offset: big + 7 });
+  });
+
+  it("keeps each file's chunks in the file's order, and says which file each comes from", () => {
+    // a's second chunk says it starts before its first (a clock set back): a's order stays.
+    const a = [span(0, 100, 30_000), span(100, 50, 10_000)];
+    const b = [span(0, 70, 20_000)];
+    const j = joinLayouts([a, b]);
+    expect(j.spans.map((s) => [s.file, s.size])).toEqual([
+      [0, 100],
+      [1, 70],
+      [0, 50],
+    ]);
+  });
+
+  it("chains one JVM's chunk files as one run, and files whose chunks interleave each alone", () => {
+    const runs = (...layouts: ChunkSpan[][]) => chainRuns(joinLayouts(layouts).spans);
+    // A repository folder: one chunk file after another.
+    expect(runs([span(0, 10, 1_000)], [span(0, 10, 2_000)], [span(0, 10, 3_000), span(10, 10, 4_000)])).toEqual([0, 0, 0, 0]);
+    // One recording: one run.
+    expect(chainRuns(chunkLayout(new ArrayBuffer(0)))).toEqual([]);
+    expect(runs([span(0, 10, 1_000), span(10, 10, 2_000)])).toEqual([0, 0]);
+    // b's chunk lies between two of a's: a is one run across it, b its own; c, after a's last,
+    // carries on a's run.
+    expect(runs([span(0, 10, 1_000), span(10, 10, 3_000)], [span(0, 10, 2_000)], [span(0, 10, 4_000)])).toEqual([0, 1, 0, 0]);
+    // Two recordings whose chunks interleave: neither carries on the other.
+    expect(runs([span(0, 10, 1_000), span(10, 10, 3_000)], [span(0, 10, 2_000), span(10, 10, 4_000)])).toEqual([0, 1, 0, 1]);
   });
 
   it('tells a recording from gzip and anything else by its first bytes', () => {
