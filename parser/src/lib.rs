@@ -114,6 +114,10 @@ pub struct Recording {
     /// apart (the browser's workers) chains the pools once ([`chain_step`]) and gives each
     /// decoder the overrides of its chunks ([`ThreadChain::given`]).
     pub chunk_threads: Vec<PoolChange>,
+    /// Per chunk a count pass read whose jdk.JVMInformation says which JVM wrote it: (chunk
+    /// index, `pid`, `jvmStartTime` in ms since the epoch). Files of one JVM's repository chain
+    /// their threads from one to the next; files of different JVMs never do.
+    pub chunk_jvms: Vec<(usize, i64, i64)>,
 }
 
 /// Per chunk index, its thread overrides (see [`ThreadChain`]).
@@ -199,7 +203,17 @@ impl Recording {
     pub(crate) fn add_info(&mut self, name: &str, v: &Value, chunk: &Chunk<'_>) {
         let t = |f: &str| v.get(f).map(|x| x.text()).unwrap_or_default();
         match name {
-            "jdk.JVMInformation" if self.info.jvm.is_none() => {
+            "jdk.JVMInformation" => {
+                let int = |f: &str| match v.get(f) {
+                    Some(Value::Int(n)) => *n,
+                    _ => i64::MIN,
+                };
+                if self.chunk_jvms.last().is_none_or(|c| c.0 != chunk.index) {
+                    self.chunk_jvms.push((chunk.index, int("pid"), int("jvmStartTime")));
+                }
+                if self.info.jvm.is_some() {
+                    return;
+                }
                 let args = [t("jvmArguments"), t("javaArguments")].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join(" ");
                 self.info.jvm = Some(JvmInfo { name: t("jvmName"), version: t("jvmVersion"), args, flags: t("jvmFlags") });
             }
@@ -283,8 +297,9 @@ impl Recording {
 
 /// The fields of the description's event types that [`Recording::add_info`] reads: the others
 /// are not decoded (an event thread or stack trace would index their pools).
-pub(crate) const INFO_FIELDS: [&str; 13] =
-    ["jvmName", "jvmVersion", "jvmArguments", "javaArguments", "jvmFlags", "osVersion", "cpu", "description", "id", "name", "value", "origin", "key"];
+pub(crate) const INFO_FIELDS: [&str; 15] = [
+    "jvmName", "jvmVersion", "jvmArguments", "javaArguments", "jvmFlags", "pid", "jvmStartTime", "osVersion", "cpu", "description", "id", "name", "value", "origin", "key",
+];
 
 /// The event types that each give one JVM flag (`name`, `value`, `origin`) at the recording's
 /// start and end.

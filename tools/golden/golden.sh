@@ -17,5 +17,16 @@ tmp=$(mktemp --suffix=.jfr)
 head -c "$size" fixtures/jdk17-multichunk.jfr > "$tmp"
 java tools/golden/PerType.java "$tmp.per-type" "$tmp"
 mv "$tmp.per-type.threads.tsv" fixtures/expected/jdk17-multichunk.jfr.chunk0.per-type.threads.tsv
+# The last chunk of jdk17-renamed.jfr alone (opened beside the whole file as another JVM's).
+at=0
+total=$(stat -c %s fixtures/jdk17-renamed.jfr)
+while :; do
+  size=$(od -An -t u8 --endian=big -j $((at + 8)) -N 8 fixtures/jdk17-renamed.jfr | tr -d ' ')
+  (( at + size < total )) || break
+  at=$((at + size))
+done
+tail -c +$((at + 1)) fixtures/jdk17-renamed.jfr > "$tmp"
+java tools/golden/PerType.java "$tmp.per-type" "$tmp"
+mv "$tmp.per-type.threads.tsv" fixtures/expected/jdk17-renamed.jfr.last-chunk.per-type.threads.tsv
 rm -f "$tmp" "$tmp.per-type.counts.tsv" "$tmp.per-type.detail.tsv"
 ls fixtures/expected | wc -l | xargs echo "golden: files written:"

@@ -476,6 +476,13 @@ impl Parser {
             }
             s.push_str("]}");
         }
+        // Per chunk counted whose jdk.JVMInformation names its JVM: [chunk, pid, jvmStartTime ms]
+        // (null when a field is missing).
+        s.push_str("],\"chunkJvms\":[");
+        for (i, (c, pid, start)) in r.chunk_jvms.iter().enumerate() {
+            let n = |v: i64| if v == i64::MIN { "null".to_string() } else { v.to_string() };
+            let _ = write!(s, "{}[{c},{},{}]", if i > 0 { "," } else { "" }, n(*pid), n(*start));
+        }
         s.push_str("],\"errors\":[");
         for (i, e) in r.errors.iter().enumerate() {
             if i > 0 {

@@ -19,7 +19,7 @@ import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
 import { eventBuffers, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
-import { chainRuns, chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
+import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
 export type { FirstView, ViewOf } from './session';
@@ -483,7 +483,7 @@ export function loadRecording(
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
     session.layoutErrors = afterChunks(spans, size);
-    session.chainRuns = chainRuns(spans);
+    if (Array.isArray(source) && source.length !== 1) session.joined = spans;
     let partial = false;
     session.onShape = (s) => {
       if (!partial) performance.mark('jfrscope:overview begun');

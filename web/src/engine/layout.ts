@@ -121,15 +121,17 @@ export function joinLayouts(layouts: ChunkSpan[][]): JoinedLayout {
  * (engine/parts.ts chainThreads): per chunk of the joined layout, its run. A file's chunks are one
  * run, in the file's order; a file carries on the run of the file before it when they are one
  * JVM's chunk files (a repository folder: the file's first chunk comes right after the other
- * file's last, no other file's chunk between them). Files whose chunks interleave are different
- * JVMs' recordings, each read alone, as the JDK reads each file:
+ * file's last, no other file's chunk between them, and, where both chunks name the JVM that wrote
+ * them (`jvms`, chunk → identity from jdk.JVMInformation: pid and JVM start), the same JVM).
+ * Files whose chunks interleave, or of different JVMs, are read each alone, as the JDK reads
+ * each file:
  *
  *   chunk-1.jfr [c0] chunk-2.jfr [c0]        → runs 0 0      (one JVM's repository)
  *   a.jfr [c0 10:00][c1 10:05] b.jfr [c0 10:02] → a.c0 a.c1 / b.c0 in time order: a.c0 b.c0 a.c1 → runs 0 1 0
  *
  * Without files (one recording) every chunk is one run.
  */
-export function chainRuns(spans: ChunkSpan[]): number[] {
+export function chainRuns(spans: ChunkSpan[], jvms?: Map<number, string>): number[] {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
   spans.forEach((s, k) => {
@@ -141,7 +143,9 @@ export function chainRuns(spans: ChunkSpan[]): number[] {
   let runs = 0;
   for (const [f, k] of [...first.entries()].sort((a, b) => a[1] - b[1])) {
     const before = k > 0 ? (spans[k - 1].file ?? 0) : -1;
-    const joins = before >= 0 && before !== f && last.get(before) === k - 1;
+    const a = jvms?.get(k - 1);
+    const b = jvms?.get(k);
+    const joins = before >= 0 && before !== f && last.get(before) === k - 1 && (a === undefined || b === undefined || a === b);
     run.set(f, joins ? run.get(before)! : runs++);
   }
   return spans.map((s) => run.get(s.file ?? 0)!);

@@ -39,6 +39,8 @@ export interface Description {
   shape?: ShapeBins;
   /** Per chunk the count pass read, its thread pool as the chunk writes it, whole or as a change (one decoder's own description only). */
   chunkThreads?: ChunkThreads[];
+  /** Per chunk the count pass read whose jdk.JVMInformation names the JVM that wrote it: [chunk, pid, jvmStartTime ms] (one decoder's own description only). */
+  chunkJvms?: [number, number | null, number | null][];
   errors: { message: string; chunk: number; offset: number }[];
   info: {
     jvm: { name: string; version: string; args: string; flags: string } | null;
@@ -204,6 +206,13 @@ export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean)
  * The thread overrides each decoder is handed (its rows passes, type tables and events shown):
  * those of the chunks its count pass read, from the chain of every decoder's chunks.
  */
+/** Per chunk whose count pass found jdk.JVMInformation: which JVM wrote it ("pid@jvmStartTime"), for layout.ts chainRuns. */
+export function chunkJvms(counted: Description[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const d of counted) for (const [c, pid, start] of d.chunkJvms ?? []) out.set(c, `${pid}@${start}`);
+  return out;
+}
+
 export function groupOverrides(counted: Description[], runs?: ArrayLike<number>): ThreadOverrides[] {
   const chained = chainThreads(counted, runs);
   return counted.map((d) => {

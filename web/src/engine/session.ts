@@ -20,8 +20,9 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
+import { chunkJvms, decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
 import { mergeShapes } from './shape';
+import { chainRuns, type ChunkSpan } from './layout';
 import { Merger, mergeDescriptions, type PartData } from './merge';
 import { toProfile } from './tables';
 
@@ -230,8 +231,8 @@ export class Session {
   onShape: ((s: ShapeBins | undefined) => void) | null = null;
   /** What reading the file's chunk headers found wrong (bytes after the last chunk). */
   layoutErrors: Description['errors'] = [];
-  /** Of several files joined: per chunk, the run of chunks the JDK reads as one (layout.ts chainRuns); unset, every chunk is one run. */
-  chainRuns: number[] | undefined = undefined;
+  /** Of several files joined: their joined layout (each span's file), whose runs of chunks the JDK reads as one (layout.ts chainRuns) chain their threads apart; unset, every chunk is one run. */
+  joined: ChunkSpan[] | undefined = undefined;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -263,7 +264,7 @@ export class Session {
     this.counted = await Promise.all(this.groups.map((g, i) => g.count(report(i), shaped(i))));
     performance.mark('jfrscope:counted');
     this.description = mergeDescriptions(this.counted);
-    this.threads = groupOverrides(this.counted, this.chainRuns);
+    this.threads = groupOverrides(this.counted, this.joined && chainRuns(this.joined, chunkJvms(this.counted)));
     this.description.errors.push(...this.layoutErrors);
     this.onCounted?.(this.description);
     const view = typeof want === 'function' ? want(this.description.types) : { shown: want, lanes: [] };

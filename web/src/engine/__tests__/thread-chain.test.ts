@@ -9,6 +9,7 @@
  * folder of its chunks, each its own file (the JDK's repository stream reads those as one
  * recording, carrying threads from file to file).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import type { Profile } from '../../columns/profile';
 import { joinFiles } from '../index';
 import { chainRuns, chunkLayout } from '../layout';
 import { sessionInNode, typeTableInNode } from '../node';
-import type { Description } from '../parts';
+import { chunkJvms, type Description } from '../parts';
 
 const root = resolve(__dirname, '../../../..');
 const whole = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-renamed.jfr')));
@@ -91,7 +92,7 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     const session = lazy(joined);
     // One JVM's chunk files, one after another: one run, as the page opens them.
     expect(chainRuns(spans)).toEqual(spans.map(() => 0));
-    session.chainRuns = chainRuns(spans);
+    session.joined = spans;
     await session.open(['jdk.ExecutionSample'], () => {});
     expect(session.deferred().length).toBeGreaterThan(0);
     const p = await session.load(session.deferred(), () => {});
@@ -147,7 +148,7 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     const bytes = new Uint8Array(await blob.arrayBuffer());
     for (const parts of [1, 2]) {
       const session = sessionInNode(bytes, parts);
-      session.chainRuns = runs;
+      session.joined = spans;
       await session.open(['jdk.ExecutionSample'], () => {});
       const p = await session.load(session.deferred(), () => {});
       const loaded = new Set(session.loaded);
@@ -158,6 +159,69 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
         expect([parts, type, sorted(ours.get(type))]).toEqual([parts, type, sorted(want.get(type))]);
       }
       expect(ours.get('jdk.ExecutionSample')?.get('cruncher')).toBe(jdk.get('jdk.ExecutionSample')?.get('cruncher'));
+    }
+  });
+
+  it('the count pass says which JVM wrote each chunk, as its jdk.JVMInformation does', async () => {
+    const session = sessionInNode(whole, 2);
+    await session.open(['jdk.ExecutionSample'], () => {});
+    const counted = (session as unknown as { counted: Description[] }).counted;
+    const jvms = counted.flatMap((d) => d.chunkJvms ?? []);
+    expect(jvms.map((j) => j[0])).toEqual(chunks.map((c) => c.index));
+    const pidSum = readFileSync(resolve(root, 'fixtures/expected/jdk17-renamed.jfr.fields.tsv'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('jdk.JVMInformation\tpid\tsum\t'))!
+      .split('\t')[3];
+    expect(jvms.reduce((a, j) => a + j[1]!, 0)).toBe(Number(pidSum));
+    expect(new Set(chunkJvms(counted).values()).size).toBe(1);
+  });
+
+  it("another JVM's file right after a recording's last chunk, its pool numbering a thread alike: each read alone", async () => {
+    // The recording's last chunk, as another JVM's: its jdk.JVMInformation's pid (the event's
+    // last field, a varint) one more, its start 1 ms after the recording's end. Its pool lists the
+    // renamed thread under the same ids, by its new name; the JDK reading it alone says so.
+    const last = chunks[chunks.length - 1];
+    const other = whole.slice(last.offset, last.offset + last.size);
+    const printed = execFileSync(resolve(root, 'target/release/jfrscope'), ['print', resolve(root, 'fixtures/jdk17-renamed.jfr'), '--event', 'jdk.JVMInformation'], { encoding: 'utf8' });
+    const at = printed
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { offset: number; fields: { pid: number } })
+      .find((e) => e.offset >= last.offset)!;
+    const pos = at.offset - last.offset;
+    let size = 0;
+    for (let i = 0, shift = 1; i < 9; i++, shift *= 128) {
+      size += (other[pos + i] & 0x7f) * shift;
+      if (other[pos + i] < 0x80) break;
+    }
+    expect([other[pos + size - 2], other[pos + size - 1]]).toEqual([(at.fields.pid & 0x7f) | 0x80, at.fields.pid >> 7]);
+    other[pos + size - 2] += 1;
+    const head = new DataView(whole.buffer, whole.byteOffset + last.offset);
+    new DataView(other.buffer).setBigInt64(32, head.getBigInt64(32) + head.getBigInt64(40) + 1_000_000n);
+    const want = new Map<string, Map<string, number>>();
+    const add = (type: string, thread: string, n: number) => {
+      if (!want.has(type)) want.set(type, new Map());
+      want.get(type)!.set(thread, (want.get(type)!.get(thread) ?? 0) + n);
+    };
+    for (const [type, m] of jdk) for (const [thread, n] of m) add(type, thread, n);
+    for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-renamed.jfr.last-chunk.per-type.threads.tsv'), 'utf8').trim().split('\n')) {
+      const [type, thread, n] = line.split('\t');
+      add(type, thread, Number(n));
+    }
+    expect(want.get('jdk.ExecutionSample')?.get('cruncher-renamed')).toBeGreaterThan(0);
+    const { blob, spans } = await joinFiles([new File([whole], 'a.jfr'), new File([other], 'b.jfr')], () => {});
+    // Laid out as a repository would be: the other file's chunk right after the recording's last.
+    expect(spans.map((s) => s.file)).toEqual([...chunks.map(() => 0), 1]);
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    for (const parts of [1, 2]) {
+      const session = sessionInNode(bytes, parts);
+      session.joined = spans;
+      await session.open(['jdk.ExecutionSample'], () => {});
+      const p = await session.load(session.deferred(), () => {});
+      const loaded = new Set(session.loaded);
+      const ours = threadsOf(p, loaded);
+      const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
+      for (const type of [...loaded].sort()) expect([parts, type, sorted(ours.get(type))]).toEqual([parts, type, sorted(want.get(type))]);
     }
   });
 
