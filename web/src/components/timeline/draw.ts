@@ -93,24 +93,21 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     const per = formatMs((vp[1] - vp[0]) / n);
     g.fillText(f.weight === 'threads' ? `max ${max.toFixed(1)} threads` : f.weight === 'duration' ? `max ${formatMs(max)} per ${per}` : `max ${formatCount(max)} per ${per}`, 8, 32);
     const bw = plotW / n;
-    // One path per colour: a day's histogram has a bar per pixel column.
-    const others = new Path2D();
-    const matching = new Path2D();
+    const colour = KINDS[f.typeKind].color;
+    // A rect each, not one path per colour: a path of a bar per pixel column rasterised slower
+    // (zoom frames on 367 K allocations missed one in twenty, at 33–50 ms, against 16.7 ms).
     for (let i = 0; i < n; i++) {
       const total = hist.matching[i] + hist.other[i];
       if (total === 0) continue;
       const x = L + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
-      if (ho > 0) others.rect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
+      g.fillStyle = P.other;
+      g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
+      g.fillStyle = colour;
       // A matching bucket stays visible however small its share.
-      const hv = Math.max(hm, hist.matching[i] > 0 ? 2 : 0);
-      if (hv > 0) matching.rect(x, HIST_H - hv, Math.max(1, bw - 0.5), hv);
+      g.fillRect(x, HIST_H - Math.max(hm, hist.matching[i] > 0 ? 2 : 0), Math.max(1, bw - 0.5), Math.max(hm, hist.matching[i] > 0 ? 2 : 0));
     }
-    g.fillStyle = P.other;
-    g.fill(others);
-    g.fillStyle = KINDS[f.typeKind].color;
-    g.fill(matching);
     g.fillStyle = P.gcMark;
     const runs = gcMarkRuns(profile.events.start, profile.events.duration, gcEvents, vp, xOf, L);
     for (let k = 0; k < runs.length; k += 2) g.fillRect(runs[k], 0, runs[k + 1] - runs[k], 3);
