@@ -31,6 +31,21 @@ for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-renamed.j
   jdk.get(type)!.set(thread, Number(n));
 }
 
+/** The JDK's whole-file counts (jdk) plus those of another file's golden per-type threads file, summed. */
+function withJdk(expected: string): Map<string, Map<string, number>> {
+  const want = new Map<string, Map<string, number>>();
+  const add = (type: string, thread: string, n: number) => {
+    if (!want.has(type)) want.set(type, new Map());
+    want.get(type)!.set(thread, (want.get(type)!.get(thread) ?? 0) + n);
+  };
+  for (const [type, m] of jdk) for (const [thread, n] of m) add(type, thread, n);
+  for (const line of readFileSync(resolve(root, 'fixtures/expected', expected), 'utf8').trim().split('\n')) {
+    const [type, thread, n] = line.split('\t');
+    add(type, thread, Number(n));
+  }
+  return want;
+}
+
 /** type → thread name → rows, for the types with rows in `p`. */
 function threadsOf(p: Profile, loaded: Set<string>): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
@@ -127,16 +142,7 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     const other = multi.slice(0, size);
     const secondStart = new DataView(whole.buffer, whole.byteOffset).getBigInt64(chunks[1].offset + 32);
     new DataView(other.buffer).setBigInt64(32, secondStart + 1_000_000n);
-    const want = new Map<string, Map<string, number>>();
-    const add = (type: string, thread: string, n: number) => {
-      if (!want.has(type)) want.set(type, new Map());
-      want.get(type)!.set(thread, (want.get(type)!.get(thread) ?? 0) + n);
-    };
-    for (const [type, m] of jdk) for (const [thread, n] of m) add(type, thread, n);
-    for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-multichunk.jfr.chunk0.per-type.threads.tsv'), 'utf8').trim().split('\n')) {
-      const [type, thread, n] = line.split('\t');
-      add(type, thread, Number(n));
-    }
+    const want = withJdk('jdk17-multichunk.jfr.chunk0.per-type.threads.tsv');
     const files = [new File([whole], 'renamed.jfr'), new File([other], 'other.jfr')];
     const { blob, spans } = await joinFiles(files, () => {});
     const b = spans.findIndex((s) => s.size === size && spans.filter((x) => x.file === s.file).length === 1);
@@ -198,16 +204,7 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     other[pos + size - 2] += 1;
     const head = new DataView(whole.buffer, whole.byteOffset + last.offset);
     new DataView(other.buffer).setBigInt64(32, head.getBigInt64(32) + head.getBigInt64(40) + 1_000_000n);
-    const want = new Map<string, Map<string, number>>();
-    const add = (type: string, thread: string, n: number) => {
-      if (!want.has(type)) want.set(type, new Map());
-      want.get(type)!.set(thread, (want.get(type)!.get(thread) ?? 0) + n);
-    };
-    for (const [type, m] of jdk) for (const [thread, n] of m) add(type, thread, n);
-    for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-renamed.jfr.last-chunk.per-type.threads.tsv'), 'utf8').trim().split('\n')) {
-      const [type, thread, n] = line.split('\t');
-      add(type, thread, Number(n));
-    }
+    const want = withJdk('jdk17-renamed.jfr.last-chunk.per-type.threads.tsv');
     expect(want.get('jdk.ExecutionSample')?.get('cruncher-renamed')).toBeGreaterThan(0);
     const { blob, spans } = await joinFiles([new File([whole], 'a.jfr'), new File([other], 'b.jfr')], () => {});
     // Laid out as a repository would be: the other file's chunk right after the recording's last.
