@@ -54,7 +54,7 @@ test('Compare shows counts for both sides and a confidence column; a tiny range 
   // Its q-value accounts for every method compared: never below the p-value.
   expect(Number(first[7])).toBeGreaterThanOrEqual(p);
   // The hint says how many changes chance alone would give at that level.
-  await expect(page.getByText(/\d+ of [\d,]+ methods changed at p < 0\.01, where chance alone would give about [\d.,]+; \d+ of them still do/)).toBeVisible();
+  await expect(page.getByText(/\d+ of [\d,]+ methods changed at p < 0\.01, where chance alone would give at most about [\d.,]+; \d+ still do/)).toBeVisible();
   // The counts agree with the shares: a / A is the selection's share.
   const scores = [];
   for (let k = 1; k < Math.min(8, await rows.count()); k++) scores.push(Number((await cells(k))[8]));

@@ -411,8 +411,16 @@ fn print_cmd(a: &Args) -> Result<bool, String> {
     .map_err(|e| format!("{}: {e}", a.file))?;
     let _ = out.flush();
     report_errors(&a.file, &rec);
-    let ok = rec.errors.is_empty();
-    Ok(ok)
+    // What decoding the events met that counting them did not (a body that fails to decode).
+    let seen: Vec<String> = rec.errors.iter().map(|e| e.to_string()).collect();
+    let mut more = 0;
+    for e in &errors {
+        if !seen.contains(&e.to_string()) {
+            eprintln!("jfrscope: {}: {e}", a.file);
+            more += 1;
+        }
+    }
+    Ok(rec.errors.is_empty() && more == 0)
 }
 
 /// Sampling types count samples (a wall-clock event may stand for several), as the web page weighs them; others count events.

@@ -222,21 +222,19 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
  */
 export function howSure(rises: readonly Rise[], measure: Measure, level: number): string {
   let tested = 0;
-  let pass = 0;
+  let below = 0;
   let sure = 0;
   for (const r of rises) {
     const c = r[measure];
     if (Number.isNaN(c.p)) continue;
     tested++;
-    if (direction(c, level) !== 0) {
-      pass++;
-      if (c.q < level) sure++;
-    }
+    if (c.p < level) below++;
+    if (direction(c, level) !== 0 && c.q < level) sure++;
   }
   const chance = tested * level;
   return (
-    `${formatCount(pass)} of ${formatCount(tested)} methods changed at p < ${level}, where chance alone would give about ${chance < 1 ? chance.toFixed(1) : formatCount(chance)}; ` +
-    `${formatCount(sure)} of them still do once the ${formatCount(tested)} compared are accounted for (q < ${level}: fewer than ${level * 100}% of those expected to be chance).`
+    `${formatCount(below)} of ${formatCount(tested)} methods changed at p < ${level}, where chance alone would give at most about ${chance < 1 ? chance.toFixed(1) : formatCount(chance)}; ` +
+    `${formatCount(sure)} still do once the ${formatCount(tested)} compared are accounted for (q < ${level}: at most about ${level * 100}% of those expected to be chance).`
   );
 }
 

@@ -26,7 +26,7 @@ import { laneName, type Lane } from '../profile-logic/lanes';
 import { carrierText, carriersOf, pinnedByThread } from '../profile-logic/virtual';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
 import { subjectText } from '../profile-logic/subjects';
-import { GC_PAUSE_TYPE } from '../profile-logic/intervals';
+import { GC_PAUSE_TYPE, gcAt } from '../profile-logic/intervals';
 import type { Derived } from '../selectors/derive';
 import { drawHead, drawLanes, type Waiting } from './timeline/draw';
 import { activity, ACTIVITY_LABEL } from '../profile-logic/activity';
@@ -179,6 +179,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
     [derived.lanes, threadless],
   );
   const gcEvents = derived.gc;
+  const gcLongest = useMemo(() => gcEvents.reduce((m, g) => Math.max(m, profile.events.duration[g]), 0), [gcEvents, profile]);
   const selectionTimes = useMemo<[number, number] | null>(
     () => (drag && !drag.pan && Math.abs(drag.x1 - drag.x0) > 3 ? [tOf(Math.min(drag.x0, drag.x1)), tOf(Math.max(drag.x0, drag.x1))] : range),
     [drag, tOf, range],
@@ -453,9 +454,10 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       else {
         const t = tOf(x);
         const e = profile.events;
-        const gc = gcEvents.find((g) => e.start[g] <= t && t <= e.start[g] + e.duration[g]);
+        // Within a pixel either side: a mark is drawn a pixel wide however short the pause.
+        const gc = gcAt(e.start, e.duration, gcEvents, t, (vp[1] - vp[0]) / plotW, gcLongest);
         setHover(
-          gc === undefined
+          gc < 0
             ? null
             : {
                 x: ev.clientX,

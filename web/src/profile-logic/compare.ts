@@ -153,7 +153,7 @@ export function fdr(ps: readonly number[]): number[] {
     const p = ps[order[r]];
     least = Math.min(least, (m * p) / (r + 1));
     // (m / rank ≥ 1: never below p, whatever the rounding of m·p / m.)
-    q[order[r]] = Math.max(p, least);
+    q[order[r]] = Math.min(1, Math.max(p, least));
   }
   return q;
 }

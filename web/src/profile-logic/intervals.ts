@@ -41,6 +41,36 @@ export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
 }
 
 /**
+ * The GC (of `gcs`, in start order) under time `t`, within `tolerance` ms either side (a mark is
+ * drawn at least a pixel wide, a pause lasts microseconds): the one whose span comes nearest,
+ * the latest on a tie; -1 for none. `longest`: the longest of their durations (how far back a
+ * GC starting before `t` may still reach it).
+ */
+export function gcAt(start: Float64Array, duration: Float32Array, gcs: Int32Array, t: number, tolerance: number, longest: number): number {
+  // The first GC starting after t + tolerance.
+  let lo = 0;
+  let hi = gcs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[gcs[mid]] <= t + tolerance) lo = mid + 1;
+    else hi = mid;
+  }
+  let best = -1;
+  let bestGap = Infinity;
+  for (let k = lo - 1; k >= 0; k--) {
+    const g = gcs[k];
+    if (start[g] + longest < t - tolerance) break;
+    const end = start[g] + duration[g];
+    const gap = t < start[g] ? start[g] - t : t > end ? t - end : 0;
+    if (gap <= tolerance && gap < bestGap) {
+      best = g;
+      bestGap = gap;
+    }
+  }
+  return best;
+}
+
+/**
  * Interval events (lock, park, sleep, I/O with a duration) per thread: each type's list by start
  * with its reach (event-index.ts reachOf, shared with the type's own view), walked in their merged
  * order (IntervalWalk) rather than merged: a thread's millions of reads and its parks cost no

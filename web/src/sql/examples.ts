@@ -60,7 +60,7 @@ ORDER BY samples DESC
 LIMIT 30`,
   },
   {
-    title: 'Allocations during GC pauses (and the second before)',
+    title: 'Allocations during collections (and the second before)',
     needs: ['jdk.GarbageCollection'],
     sql: () => `-- Who allocated while each collection ran, and in the second before it (what filled the heap)
 SELECT g.value AS gc_id,

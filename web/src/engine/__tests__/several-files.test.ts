@@ -78,7 +78,7 @@ describe('joinLayouts', () => {
     // Two recordings whose chunks interleave: neither carries on the other.
     expect(runs([span(0, 10, 1_000), span(10, 10, 3_000)], [span(0, 10, 2_000), span(10, 10, 4_000)])).toEqual([0, 1, 0, 1]);
     // One file after another, but written by different JVMs (their jdk.JVMInformation): apart;
-    // by the same JVM, or where a chunk does not say (async-profiler): one run.
+    // by the same JVM, or where a chunk does not say (one without a jdk.JVMInformation event): one run.
     const spans = joinLayouts([[span(0, 10, 1_000)], [span(0, 10, 2_000)], [span(0, 10, 3_000)]]).spans;
     expect(chainRuns(spans, new Map([[0, '7@100'], [1, '9@200'], [2, '9@200']]))).toEqual([0, 1, 1]);
     expect(chainRuns(spans, new Map([[0, '7@100'], [2, '9@200']]))).toEqual([0, 0, 0]);
