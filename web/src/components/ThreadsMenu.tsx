@@ -55,7 +55,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
             <li key={name}>
               <label className="check">
                 <input type="checkbox" checked={!hidden.has(name)} onChange={() => onToggle(name)} />
-                <span className="thread-name">{visibleName(name)}</span>
+                <span className="thread-name">{name === '' ? '(unnamed threads)' : visibleName(name)}</span>
                 <span className="count">{formatCount(count)}</span>
               </label>
             </li>

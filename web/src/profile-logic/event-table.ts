@@ -13,6 +13,7 @@
 import { DataType, Table, Utf8, makeData, makeVector, type Vector } from 'apache-arrow';
 import { STACK_LOST, type IndexIntoEventTypes, type IndexIntoEvents, type Profile } from '../columns/profile';
 import { eventsOfType, sortByStart, type ThreadIndex } from './event-index';
+import { threadLabel } from './describe';
 import { passes, type EventTest } from './filters';
 import { formatBytes, formatCount, formatMs, formatTime } from './format';
 import { KINDS } from './kinds';
@@ -153,7 +154,7 @@ export function pageRows(profile: Profile, index: ThreadIndex, type: IndexIntoEv
   const str = (k: number) => (k >= 0 ? profile.strings[k] : '');
   const columns: TableColumn[] = [{ key: 'startTime', label: 'Start', unit: 'time', num: (r) => start[r], text: (r) => String(start[r]) }];
   if (anyDuration) columns.push({ key: 'duration', label: 'Duration', unit: 'ms', num: (r) => e.duration[events[r]], text: (r) => String(e.duration[events[r]]) });
-  if (anyThread) columns.push({ key: 'thread', label: 'Thread', unit: 'text', num: null, text: (r) => (thread[r] >= 0 ? profile.strings[profile.threads.name[thread[r]]] : '') });
+  if (anyThread) columns.push({ key: 'thread', label: 'Thread', unit: 'text', num: null, text: (r) => (thread[r] >= 0 ? threadLabel(profile, thread[r]) : '') });
   if (anyState) columns.push({ key: 'state', label: 'State', unit: 'text', num: null, text: (r) => str(e.state[events[r]]) });
   if (anySubject) columns.push({ key: 'subject', label: kind.subject.column, unit: 'text', num: null, text: (r) => subjectText(profile, events[r]) ?? '' });
   if (anyWeight && kind.weight !== 'duration' && kind.weight !== 'events') {
