@@ -5,6 +5,7 @@
 import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
 import { LOST_LINE } from '../profile-logic/collapsed';
+import { threadLabel } from '../profile-logic/describe';
 import { visibleName } from '../profile-logic/names';
 import { hasInstances, KINDS } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
@@ -256,7 +257,7 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
               <tr key={r.thread} className={chosen ? 'selected' : ''} onClick={() => choose(name)}>
                 <td className="name">
                   <button type="button" className="link" title={chosen ? 'Show every thread again' : 'Keep only this thread'} onClick={(e) => (e.stopPropagation(), choose(name))}>
-                    {visibleName(name)}
+                    {visibleName(threadLabel(profile, r.thread))}
                   </button>
                 </td>
                 <td className="num">{r.matching.toLocaleString('en-US')}</td>
