@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../columns/profile';
 import { joinFiles } from '../index';
-import { chainRuns, chunkLayout } from '../layout';
+import { chainRuns, chunkLayout, type ChunkSpan } from '../layout';
 import { sessionInNode, typeTableInNode } from '../node';
 import { chunkJvms, type Description } from '../parts';
 
@@ -66,6 +66,18 @@ function compare(p: Profile, loaded: Set<string>): { type: string; ours: [string
   const ours = threadsOf(p, loaded);
   const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
   return [...loaded].sort().map((type) => ({ type, ours: sorted(ours.get(type)), jdk: sorted(jdk.get(type)) }));
+}
+
+const sortedCounts = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
+
+/** Several files joined (`spans`), opened on `parts` decoders with every type then picked: each type's events per thread. */
+async function joinedThreads(bytes: Uint8Array, spans: ChunkSpan[], parts: number): Promise<{ ours: Map<string, Map<string, number>>; loaded: Set<string> }> {
+  const session = sessionInNode(bytes, parts);
+  session.joined = spans;
+  await session.open(['jdk.ExecutionSample'], () => {});
+  const p = await session.load(session.deferred(), () => {});
+  const loaded = new Set(session.loaded);
+  return { ours: threadsOf(p, loaded), loaded };
 }
 
 /** Two decoders; the first round decodes the view's types only (no row budget for the rest). */
@@ -153,17 +165,9 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     expect(new Set(runs).size).toBe(2);
     const bytes = new Uint8Array(await blob.arrayBuffer());
     for (const parts of [1, 2]) {
-      const session = sessionInNode(bytes, parts);
-      session.joined = spans;
-      await session.open(['jdk.ExecutionSample'], () => {});
-      const p = await session.load(session.deferred(), () => {});
-      const loaded = new Set(session.loaded);
+      const { ours, loaded } = await joinedThreads(bytes, spans, parts);
       expect(loaded.has('jdk.ExecutionSample')).toBe(true);
-      const ours = threadsOf(p, loaded);
-      for (const type of [...loaded].sort()) {
-        const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
-        expect([parts, type, sorted(ours.get(type))]).toEqual([parts, type, sorted(want.get(type))]);
-      }
+      for (const type of [...loaded].sort()) expect([parts, type, sortedCounts(ours.get(type))]).toEqual([parts, type, sortedCounts(want.get(type))]);
       expect(ours.get('jdk.ExecutionSample')?.get('cruncher')).toBe(jdk.get('jdk.ExecutionSample')?.get('cruncher'));
     }
   });
@@ -211,14 +215,8 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     expect(spans.map((s) => s.file)).toEqual([...chunks.map(() => 0), 1]);
     const bytes = new Uint8Array(await blob.arrayBuffer());
     for (const parts of [1, 2]) {
-      const session = sessionInNode(bytes, parts);
-      session.joined = spans;
-      await session.open(['jdk.ExecutionSample'], () => {});
-      const p = await session.load(session.deferred(), () => {});
-      const loaded = new Set(session.loaded);
-      const ours = threadsOf(p, loaded);
-      const sorted = (m: Map<string, number> | undefined) => [...(m ?? new Map<string, number>()).entries()].sort();
-      for (const type of [...loaded].sort()) expect([parts, type, sorted(ours.get(type))]).toEqual([parts, type, sorted(want.get(type))]);
+      const { ours, loaded } = await joinedThreads(bytes, spans, parts);
+      for (const type of [...loaded].sort()) expect([parts, type, sortedCounts(ours.get(type))]).toEqual([parts, type, sortedCounts(want.get(type))]);
     }
   });
 
