@@ -202,10 +202,6 @@ export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean)
   };
 }
 
-/**
- * The thread overrides each decoder is handed (its rows passes, type tables and events shown):
- * those of the chunks its count pass read, from the chain of every decoder's chunks.
- */
 /** Per chunk whose count pass found jdk.JVMInformation: which JVM wrote it ("pid@jvmStartTime"), for layout.ts chainRuns. */
 export function chunkJvms(counted: Description[]): Map<number, string> {
   const out = new Map<number, string>();
@@ -213,6 +209,10 @@ export function chunkJvms(counted: Description[]): Map<number, string> {
   return out;
 }
 
+/**
+ * The thread overrides each decoder is handed (its rows passes, type tables and events shown):
+ * those of the chunks its count pass read, from the chain of every decoder's chunks.
+ */
 export function groupOverrides(counted: Description[], runs?: ArrayLike<number>): ThreadOverrides[] {
   const chained = chainThreads(counted, runs);
   return counted.map((d) => {
