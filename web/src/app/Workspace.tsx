@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields, eventFile } from '../engine';
 import { formatClock, formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
+import { threadLabel } from '../profile-logic/names';
 import { LONG_RECORDING_MS } from '../profile-logic/day';
 import { DayHeatmap } from '../components/DayHeatmap';
 import { eventChoices, KINDS, nounOf, WEIGHT_LABEL } from '../profile-logic/kinds';
@@ -132,7 +133,7 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
   const sandwich = useSandwich(profile, deferred, d, state.view === 'sandwich');
   const [split, setSplit] = useSplitShare();
   const stackCharts = useStackCharts(profile, deferred, d, selectedEvent, state.view === 'stack');
-  const laneThreads = useMemo(() => [...new Set(d.lanes.flatMap((l) => l.threads).map((t) => profile.strings[profile.threads.name[t]]))], [d.lanes, profile]);
+  const laneThreads = useMemo(() => [...new Set(d.lanes.flatMap((l) => l.threads).map((t) => threadLabel(profile, t)))], [d.lanes, profile]);
   const [heatCols, setHeatCols] = useState(0);
   // The whole recording by minute and second: shown from the start on a long recording.
   const shape = profile.info.shape ?? null;

@@ -5,7 +5,7 @@
  */
 import type { Profile } from '../columns/profile';
 import type { Burst, LockRow } from '../profile-logic/locks';
-import { threadLabel } from '../profile-logic/describe';
+import { threadLabel } from '../profile-logic/names';
 import { formatClock, formatMs } from '../profile-logic/format';
 import type { BurstDetail } from '../selectors/derive';
 import { FlameGraph } from './FlameGraph';
@@ -98,7 +98,7 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                   <tr key={`${r.kind}:${r.cls}:${r.address}:${b.start}`} className={chosen ? 'selected burst' : 'burst'}>
                     <td className="name">
                       {/* The holder's recorded name: pins match it, not the label shown. */}
-                      <button type="button" className="link" aria-pressed={chosen} onClick={() => onSelectBurst([b.start, b.end], b.holder >= 0 ? profile.strings[profile.threads.name[b.holder]] : null)}>
+                      <button type="button" className="link" aria-pressed={chosen} onClick={() => onSelectBurst([b.start, b.end], b.holder >= 0 ? name(profile, b.holder) : null)}>
                         burst {at} · {formatMs(b.end - b.start)}
                       </button>
                     </td>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { formatCount } from '../profile-logic/format';
+import { threadLabel } from '../profile-logic/names';
 import { visibleName } from '../profile-logic/names';
 import type { Derived } from '../selectors/derive';
 
@@ -20,7 +21,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
     const byName = new Map<string, number>();
     for (let t = 0; t < profile.threads.length; t++) {
       if (derived.index.perThread[t] === 0) continue;
-      const name = profile.strings[profile.threads.name[t]];
+      const name = threadLabel(profile, t);
       byName.set(name, (byName.get(name) ?? 0) + derived.counts.count[t]);
     }
     return [...byName].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }));
@@ -55,7 +56,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
             <li key={name}>
               <label className="check">
                 <input type="checkbox" checked={!hidden.has(name)} onChange={() => onToggle(name)} />
-                <span className="thread-name">{name === '' ? '(unnamed threads)' : visibleName(name)}</span>
+                <span className="thread-name">{visibleName(name)}</span>
                 <span className="count">{formatCount(count)}</span>
               </label>
             </li>

@@ -20,6 +20,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
+import { threadLabel } from '../profile-logic/names';
 import { formatCount, formatMs, formatTime } from '../profile-logic/format';
 import { visibleName } from '../profile-logic/names';
 import { laneName, type Lane } from '../profile-logic/lanes';
@@ -116,7 +117,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
   const cursorLane = useMemo(() => (cursor ? derived.lanes.findIndex((l) => l.threads.includes(cursor.thread)) : -1), [cursor, derived.lanes]);
   const cursorEvent = cursorLane >= 0 && cursor && cursor.type === derived.typeIndex && cursor.event !== null && cursor.event < profile.events.length ? cursor.event : null;
   const pinnedKey = pinned.join('\u0000');
-  const nameOf = useCallback((t: number) => profile.strings[profile.threads.name[t]], [profile]);
+  const nameOf = useCallback((t: number) => threadLabel(profile, t), [profile]);
   const pinnedLanes = useMemo(() => {
     const set = new Set(pinnedKey ? pinnedKey.split('\u0000') : []);
     const out = new Set<number>();

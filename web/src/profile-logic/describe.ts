@@ -6,6 +6,7 @@ import type { IndexIntoEvents, Profile } from '../columns/profile';
 import { stackNames } from './collapsed';
 import { formatMs, formatTime } from './format';
 import { subjectText } from './subjects';
+import { threadLabel } from './names';
 
 export interface EventSummary {
   /** "Java Monitor Blocked at 4.213 s, lasting 81 ms" */
@@ -23,18 +24,6 @@ export function threadName(profile: Profile, row: number): string {
   return row >= 0 ? threadLabel(profile, row) : '–';
 }
 
-/**
- * A thread's name as shown: its name, or for a thread without one (virtual threads of an
- * executor are unnamed, as the JDK reads them too) what tells it apart: "(unnamed virtual thread
- * #42)", by its Java id, else its OS id. Filters, pins and exports keep the recorded name.
- */
-export function threadLabel(profile: Profile, row: number): string {
-  const name = profile.strings[profile.threads.name[row]];
-  if (name !== '') return name;
-  const { javaId, osId, virtual } = profile.threads;
-  const id = javaId[row] > 0 ? `#${javaId[row]}` : osId[row] > 0 ? `os ${osId[row]}` : `row ${row}`;
-  return `(unnamed${virtual[row] ? ' virtual' : ''} thread ${id})`;
-}
 
 /** `clock`: epoch ms of the recording's start when times read as the clock, else null. */
 export function summarize(profile: Profile, i: IndexIntoEvents, clock: number | null): EventSummary {

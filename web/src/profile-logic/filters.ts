@@ -11,6 +11,7 @@ import { RE2JS } from 're2js';
 import type { IndexIntoEventTypes, Profile } from '../columns/profile';
 import { callNodes, entryOf, keptEntries, nameEntries, reducedWeights, type CallNodeTable, type EntryWeights, type ReducedNodes } from './callnodes';
 import { firstReachingPast, ListMemo } from './event-index';
+import { threadLabel } from './names';
 import { hasInstances } from './kinds';
 import { allMatch, noneMatch, type Cumulative } from './running-counts';
 
@@ -220,7 +221,7 @@ export function threadsMatching(profile: Profile, re: Matcher | null, hidden: Re
   const out = new Uint8Array(profile.threads.length);
   for (let t = 0; t < profile.threads.length; t++) {
     const name = profile.strings[profile.threads.name[t]];
-    out[t] = !hidden.has(name) && (re === null || re.test(name)) ? 1 : 0;
+    out[t] = !hidden.has(threadLabel(profile, t)) && (re === null || re.test(name)) ? 1 : 0;
   }
   return out;
 }

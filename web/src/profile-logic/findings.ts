@@ -9,7 +9,7 @@
  */
 import type { Profile } from '../columns/profile';
 import type { ThreadIndex } from './event-index';
-import { threadLabel } from './describe';
+import { threadLabel } from './names';
 import { formatMs } from './format';
 import { instanceText } from './filters';
 import { onCpuDuring, sampleTypesOf, threadWeights, type Burst } from './locks';

@@ -6,7 +6,7 @@
 import { ListMemo, type ThreadIndex } from './event-index';
 import { eventWeight, type WeightMode } from './kinds';
 import type { Cumulative } from './running-counts';
-import { threadLabel } from './describe';
+import { threadLabel } from './names';
 import type { Profile } from '../columns/profile';
 
 export interface Lane {
@@ -122,7 +122,7 @@ export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadC
     if (index.perThread[t] === 0) continue;
     if (opts.threads && !opts.threads[t]) continue;
     const name = profile.strings[profile.threads.name[t]];
-    if (opts.hidden.has(name)) continue;
+    if (opts.hidden.has(threadLabel(profile, t))) continue;
     const key = opts.group ? groupKey(name) : `${name}\u0000${t}`;
     const into = isVirtual?.[t] ? virtualLanes : lanes;
     let lane = into.get(key);
@@ -163,7 +163,7 @@ export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadC
   if (pinned.length === 0) return out;
   // Pinned lanes first, in pin order; a lane is pinned when one of its threads is.
   const rank = (l: Lane) => {
-    const r = Math.min(...l.threads.map((t) => pinned.indexOf(profile.strings[profile.threads.name[t]])).filter((x) => x >= 0));
+    const r = Math.min(...l.threads.map((t) => pinned.indexOf(threadLabel(profile, t))).filter((x) => x >= 0));
     return Number.isFinite(r) ? r : Infinity;
   };
   const ranked = out.map((l, k) => ({ l, k, r: rank(l) }));

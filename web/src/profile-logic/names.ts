@@ -10,6 +10,7 @@
  * page also isolates them (unicode-bidi: isolate, <bdi>) so a right-to-left name stays inside
  * its cell.
  */
+import type { Profile } from '../columns/profile';
 
 // C0, DEL and C1 controls; ALM; LRM, RLM; LRE, RLE, PDF, LRO, RLO; LRI, RLI, FSI, PDI; line and
 // paragraph separators.
@@ -50,4 +51,19 @@ export function elideMiddle(s: string, room: number, width: (t: string) => numbe
     else hi = mid - 1;
   }
   return text(lo);
+}
+
+/**
+ * A thread's name as shown: its name, or for a thread without one (virtual threads of an
+ * executor are unnamed, as the JDK reads them too) what tells it apart: "(unnamed virtual thread
+ * #42)", by its Java id, else its OS id. Threads are hidden and pinned by it (so one unnamed
+ * thread's lane hides alone, and the URL keeps it); the thread filter and exports match the
+ * recorded name.
+ */
+export function threadLabel(profile: Profile, row: number): string {
+  const name = profile.strings[profile.threads.name[row]];
+  if (name !== '') return name;
+  const { javaId, osId, virtual } = profile.threads;
+  const id = javaId[row] > 0 ? `#${javaId[row]}` : osId[row] > 0 ? `os ${osId[row]}` : `row ${row}`;
+  return `(unnamed${virtual[row] ? ' virtual' : ''} thread ${id})`;
 }

@@ -17,6 +17,7 @@ import { formatWeight } from '../profile-logic/format';
 import { durationSpan, heatGrid, latencyHeatmap, type Heatmap } from '../profile-logic/heatmap';
 import { gcEvents, intervals, type Intervals } from '../profile-logic/intervals';
 import { defaultEventType, hasInstances, KINDS, weightModeOf, type WeightMode } from '../profile-logic/kinds';
+import { threadLabel } from '../profile-logic/names';
 import { buildLanes, threadCounts, type Lane, type ThreadCounts } from '../profile-logic/lanes';
 import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
@@ -483,7 +484,7 @@ export function useStackCharts(profile: Profile, s: ViewState, d: Derived, selec
     if (pinned.length > 0) {
       const rows: number[] = [];
       for (const name of pinned) {
-        for (let t = 0; t < profile.threads.length; t++) if (profile.strings[profile.threads.name[t]] === name && d.lists.byThread[t].length > 0) rows.push(t);
+        for (let t = 0; t < profile.threads.length; t++) if (threadLabel(profile, t) === name && d.lists.byThread[t].length > 0) rows.push(t);
       }
       if (rows.length > 0) return { rows, by: 'pinned' };
     }
@@ -506,7 +507,7 @@ export function useStackCharts(profile: Profile, s: ViewState, d: Derived, selec
     const fallback = known.length ? known[known.length >> 1] : DEFAULT_INTERVAL_MS;
     const threads = chosen.rows.map((t, k) => {
       const interval = intervals[k] ?? fallback;
-      return { thread: t, name: profile.strings[profile.threads.name[t]], interval, chart: stackChart(profile, d.cums.byThread[t], from, to, interval) };
+      return { thread: t, name: threadLabel(profile, t), interval, chart: stackChart(profile, d.cums.byThread[t], from, to, interval) };
     });
     return { window: [from, to] as [number, number], chosenBy: chosen.by, threads };
   }, [enabled, profile, chosen, d.lists, d.cums, from, to]);

@@ -19,7 +19,7 @@ const full: ViewState = {
   viewport: [0, 16000],
   baseline: [0, 3999.125],
   otherRange: [250, 9000.5],
-  hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode', 'two\nlines, a comma', '\u202eevil\u0000'],
+  hiddenThreads: ['C2 CompilerThread0', 'name with\ttab & ünïcode', 'two\nlines, a comma', '\u202eevil\u0000', '(unnamed virtual thread #42)'],
   groupThreads: true,
   virtualOpen: true,
   sortLanes: 'name',

@@ -4,7 +4,7 @@ import { collapsedStacks } from '../collapsed';
 import { compareMethods } from '../compare';
 import { threadName } from '../describe';
 import { eventsOf, eventsOfType, indexEvents, typeLists } from '../event-index';
-import { compileRegex, flagsOf } from '../filters';
+import { compileRegex, flagsOf, threadsMatching } from '../filters';
 import { buildLanes, groupKey } from '../lanes';
 import { sandwich, topMethods } from '../methods';
 import { findSpikes, nextSpike } from '../spikes';
@@ -264,8 +264,17 @@ describe('timeline', () => {
     expect(labels).toContain('(unnamed thread row 2)');
     expect(threadName(q, 1)).toBe('(unnamed virtual thread #42)');
     expect(threadName(q, 0)).toBe('main');
-    // What filters and pins match stays the recorded name.
+    // The thread filter's pattern matches the recorded name.
     expect(q.strings[q.threads.name[1]]).toBe('');
+    expect(Array.from(threadsMatching(q, { test: (s: string) => s === '' }, new Set()))).toEqual([0, 1, 1]);
+    // Hidden and pinned by the label: one unnamed thread's lane alone, not every unnamed one.
+    const hidden = new Set(['(unnamed virtual thread #42)']);
+    const without = buildLanes(q, idx, threadCounts(q, idx, all, all), { group: false, sort: 'name', hidden, virtualOpen: true });
+    expect(without.map((l) => l.label).sort()).toEqual(['(unnamed thread row 2)', 'main']);
+    expect(Array.from(threadsMatching(q, null, hidden))).toEqual([1, 0, 1]);
+    const pinned = buildLanes(q, idx, threadCounts(q, idx, all, all), { group: false, sort: 'name', hidden: new Set(), pinned: ['(unnamed thread row 2)'], virtualOpen: true });
+    expect(pinned[0].label).toBe('(unnamed thread row 2)');
+    expect(pinned.filter((l) => l.label.startsWith('(unnamed')).length).toBe(2);
   });
 
   it('writes collapsed stacks like the CLI', () => {
