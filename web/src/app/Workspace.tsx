@@ -636,7 +636,10 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
                       patch.range = r;
                       if (state.viewport && (r[0] < state.viewport[0] || r[1] > state.viewport[1])) patch.viewport = null;
                     }
+                    // The thread the row names; an unnamed one (its name '') by its event's thread's label.
+                    const th = link.event !== null && link.event < profile.events.length ? profile.events.thread[link.event] : -1;
                     if (link.thread) patch.pinnedThreads = [link.thread];
+                    else if (link.thread === '' && th >= 0) patch.pinnedThreads = [threadLabel(profile, th)];
                     if (Object.keys(patch).length) set(patch);
                   }}
                 />

@@ -109,11 +109,14 @@ export function reducer(state: ViewState, action: Action): ViewState {
       return { ...state, hiddenThreads: hidden };
     }
     case 'hideThreads': {
-      const add = action.threads.filter((t) => !state.hiddenThreads.includes(t));
+      // (Sets: a group lane of unnamed virtual threads hides each of its thousands by its label.)
+      const had = new Set(state.hiddenThreads);
+      const add = [...new Set(action.threads)].filter((t) => !had.has(t));
       return add.length ? { ...state, hiddenThreads: [...state.hiddenThreads, ...add] } : state;
     }
     case 'showThreads': {
-      const keep = state.hiddenThreads.filter((t) => !action.threads.includes(t));
+      const drop = new Set(action.threads);
+      const keep = state.hiddenThreads.filter((t) => !drop.has(t));
       return keep.length !== state.hiddenThreads.length ? { ...state, hiddenThreads: keep } : state;
     }
   }

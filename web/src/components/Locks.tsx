@@ -97,7 +97,7 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                 return (
                   <tr key={`${r.kind}:${r.cls}:${r.address}:${b.start}`} className={chosen ? 'selected burst' : 'burst'}>
                     <td className="name">
-                      {/* The holder's recorded name: pins match it, not the label shown. */}
+                      {/* Pins go by the label (threadLabel): an unnamed holder pins its own lane alone. */}
                       <button type="button" className="link" aria-pressed={chosen} onClick={() => onSelectBurst([b.start, b.end], b.holder >= 0 ? name(profile, b.holder) : null)}>
                         burst {at} · {formatMs(b.end - b.start)}
                       </button>

@@ -15,6 +15,9 @@ interface Props {
   onShow: (threads: string[]) => void;
 }
 
+/** Threads listed at most (a recording may hold 100 K virtual threads); the rest are found by name. */
+const MENU_ROWS = 500;
+
 export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide, onShow }: Props) {
   const [query, setQuery] = useState('');
   const threads = useMemo(() => {
@@ -52,7 +55,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
           )}
         </div>
         <ul>
-          {shown.map(([name, count]) => (
+          {shown.slice(0, MENU_ROWS).map(([name, count]) => (
             <li key={name}>
               <label className="check">
                 <input type="checkbox" checked={!hidden.has(name)} onChange={() => onToggle(name)} />
@@ -61,6 +64,7 @@ export function ThreadsMenu({ profile, derived, hiddenThreads, onToggle, onHide,
               </label>
             </li>
           ))}
+          {shown.length > MENU_ROWS && <li className="more">{formatCount(shown.length - MENU_ROWS)} more: find one by name</li>}
         </ul>
       </div>
     </details>

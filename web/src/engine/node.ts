@@ -73,7 +73,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
  * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
  * `pieceRows` small makes the rows stream in many pieces.
  */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session & { memoryAsked: number[][] } {
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session & { memoryAsked: number[][]; memoryGiven: ArrayBuffer[] } {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
@@ -81,6 +81,8 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
   const make = () => new Parser(originMs) as unknown as WasmParser;
   /** What each group was asked to touch (GroupDecoder.memory), per ask. */
   const memoryAsked: number[][] = [];
+  /** The buffers it handed over. */
+  const memoryGiven: ArrayBuffer[] = [];
   const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
@@ -112,12 +114,14 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
         ),
       memory: async (bytes) => {
         memoryAsked.push(bytes);
-        return touchedBuffers(bytes);
+        const b = touchedBuffers(bytes);
+        memoryGiven.push(...b);
+        return b;
       },
       buffers,
     };
   });
-  return Object.assign(new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes), { memoryAsked });
+  return Object.assign(new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes), { memoryAsked, memoryGiven });
 }
 
 /**

@@ -361,14 +361,15 @@ export class Session {
       asks[g].push(k);
       load[g] += bytes[k];
     }
-    try {
-      const got = await Promise.all(this.groups.map((g, i) => (asks[i].length ? g.memory!(asks[i].map((k) => bytes[k])) : Promise.resolve([]))));
-      const buffers: ArrayBuffer[] = [];
-      asks.forEach((ks, i) => ks.forEach((k, j) => (buffers[k] = got[i][j])));
-      merger.provide(buffers);
-    } catch {
-      // (A decoder without room: the merger allocates, and says so if it cannot either.)
-    }
+    const got = await Promise.allSettled(this.groups.map((g, i) => (asks[i].length ? g.memory!(asks[i].map((k) => bytes[k])) : Promise.resolve([]))));
+    // A decoder without room: its share is allocated here (the error says so if it cannot be
+    // either), and what the others touched is kept.
+    const buffers: ArrayBuffer[] = [];
+    asks.forEach((ks, i) => {
+      const g = got[i];
+      ks.forEach((k, j) => (buffers[k] = g.status === 'fulfilled' && g.value[j]?.byteLength === bytes[k] ? g.value[j] : new ArrayBuffer(bytes[k])));
+    });
+    merger.provide(buffers);
   }
 
   private async round(types: string[], onProgress: (done: number) => void, window?: WindowPlan): Promise<Profile> {

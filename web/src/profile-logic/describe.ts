@@ -24,7 +24,6 @@ export function threadName(profile: Profile, row: number): string {
   return row >= 0 ? threadLabel(profile, row) : '–';
 }
 
-
 /** `clock`: epoch ms of the recording's start when times read as the clock, else null. */
 export function summarize(profile: Profile, i: IndexIntoEvents, clock: number | null): EventSummary {
   const e = profile.events;

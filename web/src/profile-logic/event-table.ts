@@ -479,7 +479,8 @@ export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTy
   const end = Float64Array.from(s, (x, r) => x + (d && !Number.isNaN(d[r]) ? d[r] : 0));
   // Threads: the page's event's thread, else the page's thread of that name.
   const threadByName = new Map<string, number>();
-  for (let th = profile.threads.length - 1; th >= 0; th--) threadByName.set(profile.strings[profile.threads.name[th]], th);
+  // (Not by an empty name: a row without a thread is not the first unnamed thread's.)
+  for (let th = profile.threads.length - 1; th >= 0; th--) if (profile.threads.name[th] >= 0 && profile.strings[profile.threads.name[th]] !== '') threadByName.set(profile.strings[profile.threads.name[th]], th);
   const thread = new Int32Array(n).fill(-1);
   const tt = threadText as ((r: number) => string) | null;
   for (let r = 0; r < n; r++) thread[r] = event[r] >= 0 ? e.thread[event[r]] : tt ? (threadByName.get(tt(r)) ?? -1) : -1;

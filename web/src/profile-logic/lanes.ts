@@ -162,9 +162,12 @@ export function buildLanes(profile: Profile, index: ThreadIndex, counts: ThreadC
   const pinned = opts.pinned ?? [];
   if (pinned.length === 0) return out;
   // Pinned lanes first, in pin order; a lane is pinned when one of its threads is.
+  const pinAt = new Map<string, number>();
+  pinned.forEach((p, i) => pinAt.has(p) || pinAt.set(p, i));
   const rank = (l: Lane) => {
-    const r = Math.min(...l.threads.map((t) => pinned.indexOf(threadLabel(profile, t))).filter((x) => x >= 0));
-    return Number.isFinite(r) ? r : Infinity;
+    let r = Infinity;
+    for (const t of l.threads) r = Math.min(r, pinAt.get(threadLabel(profile, t)) ?? Infinity);
+    return r;
   };
   const ranked = out.map((l, k) => ({ l, k, r: rank(l) }));
   ranked.sort((a, b) => a.r - b.r || a.k - b.k);

@@ -134,5 +134,9 @@ describe('columns the decoders touch', () => {
       expect(typeof a === 'number' ? a : Array.from(a as ArrayLike<number>)).toEqual(typeof b === 'number' ? b : Array.from(b as ArrayLike<number>));
     }
     expect(touched.all.events.length).toBeGreaterThan(touched.first.events.length);
+    // The page's columns are those buffers, not copies the merger made instead.
+    const given = new Set(touched.s.memoryGiven);
+    for (const k of ['type', 'start', 'duration', 'thread', 'stack', 'weight', 'offset'] as const) expect(given.has(touched.all.events[k].buffer as ArrayBuffer)).toBe(true);
+    expect(own.all.events.start.buffer).not.toBe(touched.all.events.start.buffer);
   });
 });
