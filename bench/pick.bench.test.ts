@@ -6,8 +6,7 @@
  * shows is timed, wall clock and CPU time (which a loaded machine disturbs less): the round
  * (decode, merge, profile), then the view's derived data of the type (selectors/derive.ts), one
  * function at a time. The round's CPU time is split into its parts: the wasm decoding, the copy of
- * each piece's columns out of wasm memory, and the merge into the page's columns (which the
- * decoders have touched first, Session.touched: that is in the round's time, not the merge's).
+ * each piece's columns out of wasm memory, and the merge into the page's columns.
  *   JFRSCOPE_BENCH=1 FILE=fixtures/large/large.jfr [EVENT=type] [PICK=type] npx vitest run bench/pick.bench.test.ts
  */
 import { readFileSync } from 'node:fs';

@@ -316,12 +316,6 @@ export class WorkerGroup implements GroupDecoder {
     onPiece(m.part, true);
   }
 
-  async memory(bytes: number[]): Promise<ArrayBuffer[]> {
-    const m = await this.ask({ kind: 'memory', id: this.next++, bytes });
-    if (m.kind !== 'memory') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
-    return m.buffers;
-  }
-
   async table(type: string, onProgress: (done: number) => void, threads?: ThreadOverrides): Promise<TablePart> {
     const m = await this.ask({ kind: 'table', id: this.next++, type, threads }, onProgress);
     if (m.kind !== 'table') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);

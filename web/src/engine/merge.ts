@@ -277,19 +277,6 @@ export class Merger {
     src.pos += n;
   }
 
-  /** Bytes of each event column of the output (in eventColumns order), once every source is added. */
-  outputBytes(): number[] {
-    return Object.values(eventColumns).map((T) => this.reserved * T.BYTES_PER_ELEMENT);
-  }
-
-  /** The output's columns in these buffers (outputBytes each, zeroed), not new ones. */
-  provide(buffers: ArrayBuffer[]): void {
-    if (this.out) throw new Error('The output is provided before the first rows.');
-    const want = this.outputBytes();
-    if (buffers.length !== want.length || buffers.some((b, k) => b.byteLength !== want[k])) throw new Error('The buffers provided do not fit the output.');
-    this.out = Object.fromEntries(Object.entries(eventColumns).map(([k, T], i) => [k, new T(buffers[i])])) as EventColumns;
-  }
-
   private output(): EventColumns {
     return (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
   }

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { decodeEvent, initSync, Parser, TableReader } from './pkg/jfrscope_wasm.js';
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
-import { chainThreads, countGroup, touchedBuffers, decodable, describeCounted, eventBuffers, EventBuffers, eventJson, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
+import { chainThreads, countGroup, decodable, describeCounted, eventBuffers, EventBuffers, eventJson, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
 import { chunkLayout, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
@@ -73,16 +73,12 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
  * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
  * `pieceRows` small makes the rows stream in many pieces.
  */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session & { memoryAsked: number[][]; memoryGiven: ArrayBuffer[] } {
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
   const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
   const make = () => new Parser(originMs) as unknown as WasmParser;
-  /** What each group was asked to touch (GroupDecoder.memory), per ask. */
-  const memoryAsked: number[][] = [];
-  /** The buffers it handed over. */
-  const memoryGiven: ArrayBuffer[] = [];
   const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
@@ -112,16 +108,10 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
           mostRowsInAChunk(counted, types, chunks),
           threads,
         ),
-      memory: async (bytes) => {
-        memoryAsked.push(bytes);
-        const b = touchedBuffers(bytes);
-        memoryGiven.push(...b);
-        return b;
-      },
       buffers,
     };
   });
-  return Object.assign(new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes), { memoryAsked, memoryGiven });
+  return new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);
 }
 
 /**

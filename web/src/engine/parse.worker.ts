@@ -4,7 +4,7 @@
  * See protocol.ts for the messages.
  */
 import init, { Parser, SparseChunk, TableReader, decodeEvent } from './pkg/jfrscope_wasm.js';
-import { countGroup, EventBuffers, touchedBuffers, eventJson, mostRowsInAChunk, rowsGroup, sourceOf, transferables, type Description, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
+import { countGroup, EventBuffers, eventJson, mostRowsInAChunk, rowsGroup, sourceOf, transferables, type Description, type GroupSource, type ShapeBins, type WasmParser, type WasmSparseChunk } from './parts';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { tableGroup, tablePartTransferables, type WasmTableReader } from './type-table';
 
@@ -19,7 +19,7 @@ const buffers = new EventBuffers();
 // Requests run one after another, though reading chunks is asynchronous.
 let queue: Promise<void> = Promise.resolve();
 
-async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' | 'memory' }>): Promise<void> {
+async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>): Promise<void> {
   const { memory } = await ready;
   if (!group) throw new Error('The worker has no recording.');
   const { source, originMs } = group;
@@ -66,16 +66,6 @@ self.onmessage = (e: MessageEvent<WorkerRequest>) => {
   }
   // At once, not after the request under way: its next pieces take them.
   if (req.kind === 'recycle') return buffers.give(req.buffers);
-  // At once too: the page waits for them before it asks for the round's rows.
-  if (req.kind === 'memory') {
-    try {
-      const b = touchedBuffers(req.bytes);
-      post({ kind: 'memory', id: req.id, buffers: b }, b);
-    } catch (err) {
-      post({ kind: 'error', id: req.id, message: `No room for the rows: ${err instanceof Error ? err.message : String(err)}` });
-    }
-    return;
-  }
   queue = queue.then(() =>
     handle(req).catch((err: unknown) => {
       post({ kind: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) });

@@ -338,24 +338,6 @@ export function mostRowsInAChunk(d: Description | null, types: string[], chunks?
   return most;
 }
 
-/**
- * New buffers of `bytes` each, every memory page written once. Memory touched for the first time
- * costs several times a copy into it (the system maps and zeroes each page: about 0.5 ms per MB
- * here, against 0.1 ms to copy): a round's columns (58 B a row, a gigabyte for 16.7 M rows)
- * are touched by the workers, both at once, and handed over (protocol.ts `memory`), so the
- * page's merge copies into memory already mapped and its thread stays free while the rows come
- * in (the merge of 16.7 M file reads: 1.37 s of the page's time before, 0.35 s). On two cores
- * the work moves rather than shrinks: a pick's wall-clock time barely changed (busy.jfr ~4%).
- */
-export function touchedBuffers(bytes: number[]): ArrayBuffer[] {
-  return bytes.map((n) => {
-    const b = new ArrayBuffer(n);
-    const u = new Uint8Array(b);
-    for (let i = 0; i < n; i += 4096) u[i] = 0;
-    return b;
-  });
-}
-
 /** Pieces a decoder may have out (sent, not merged and handed back) before it waits (EventBuffers.room); two buffers of each column kept free. */
 export const PIECES_OUT = 3;
 

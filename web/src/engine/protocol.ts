@@ -7,8 +7,6 @@
  *   rows {id, types, chunks?, threads?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
  *   event {id, chunk, offset, threads?} ─▶ fields {json}
  *   table {id, type, threads?}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
- *   memory {id, bytes}  ─▶ memory {buffers}       (new buffers, each page written once: a round's
- *                                                     columns, mapped in the worker, not the page)
  *   recycle {buffers}                               (no answer: a merged piece's event column
  *                                                     buffers, for the next pieces to reuse)
  */
@@ -22,7 +20,6 @@ export type WorkerRequest =
   | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ThreadOverrides }
   | { kind: 'event'; id: number; chunk: number; offset: number; threads?: ThreadOverrides }
   | { kind: 'table'; id: number; type: string; threads?: ThreadOverrides }
-  | { kind: 'memory'; id: number; bytes: number[] }
   | { kind: 'recycle'; buffers: ArrayBuffer[] };
 
 export type WorkerResponse =
@@ -33,5 +30,4 @@ export type WorkerResponse =
   | { kind: 'rows'; id: number; part: PartColumns }
   | { kind: 'fields'; id: number; json: string }
   | { kind: 'table'; id: number; part: TablePart }
-  | { kind: 'memory'; id: number; buffers: ArrayBuffer[] }
   | { kind: 'error'; id: number; message: string };

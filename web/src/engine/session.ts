@@ -43,11 +43,6 @@ export interface GroupDecoder {
     chunks?: number[],
     threads?: ThreadOverrides,
   ): Promise<void>;
-  /**
-   * New buffers of `bytes` each, every page already written (parts.ts touchedBuffers), for a
-   * round's columns: a worker maps them while the page would only wait.
-   */
-  memory?(bytes: number[]): Promise<ArrayBuffer[]>;
 }
 
 /** A time window of one type: which chunks of each group it decodes, and how many rows. */
@@ -219,9 +214,6 @@ function expectedRows(d: Description | undefined, types: string[]): number {
   return (d?.types ?? []).filter((t) => types.includes(t.name)).reduce((a, t) => a + t.count, 0);
 }
 
-/** A round's columns at least this large are touched by the decoders first (Session.touched). */
-export const TOUCHED_BYTES = 32 * 1024 ** 2;
-
 export class Session {
   description: Description | null = null;
   readonly loaded = new Set<string>();
@@ -241,8 +233,6 @@ export class Session {
   layoutErrors: Description['errors'] = [];
   /** Of several files joined: their joined layout (each span's file), whose runs of chunks the JDK reads as one (layout.ts chainRuns) chain their threads apart; unset, every chunk is one run. */
   joined: ChunkSpan[] | undefined = undefined;
-  /** Rounds whose columns take at least this many bytes have them touched by the decoders (touched). */
-  touchedBytes = TOUCHED_BYTES;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -346,32 +336,6 @@ export class Session {
     return next;
   }
 
-  /**
-   * The round's columns, in buffers the decoders have touched (GroupDecoder.memory), shared out
-   * largest first to the decoder with the fewest bytes so far: where they cannot, or the round
-   * is small, the merger makes its own.
-   */
-  private async touched(merger: Merger): Promise<void> {
-    const bytes = merger.outputBytes();
-    if (bytes.reduce((a, b) => a + b, 0) < this.touchedBytes || !this.groups.every((g) => g.memory)) return;
-    const asks: number[][] = this.groups.map(() => []);
-    const load = this.groups.map(() => 0);
-    for (const k of bytes.map((_, k) => k).sort((a, b) => bytes[b] - bytes[a])) {
-      const g = load.indexOf(Math.min(...load));
-      asks[g].push(k);
-      load[g] += bytes[k];
-    }
-    const got = await Promise.allSettled(this.groups.map((g, i) => (asks[i].length ? g.memory!(asks[i].map((k) => bytes[k])) : Promise.resolve([]))));
-    // A decoder without room: its share is allocated here (the error says so if it cannot be
-    // either), and what the others touched is kept.
-    const buffers: ArrayBuffer[] = [];
-    asks.forEach((ks, i) => {
-      const g = got[i];
-      ks.forEach((k, j) => (buffers[k] = g.status === 'fulfilled' && g.value[j]?.byteLength === bytes[k] ? g.value[j] : new ArrayBuffer(bytes[k])));
-    });
-    merger.provide(buffers);
-  }
-
   private async round(types: string[], onProgress: (done: number) => void, window?: WindowPlan): Promise<Profile> {
     const d = this.description;
     if (!d) throw new Error('The recording was not counted yet.');
@@ -386,7 +350,6 @@ export class Session {
       const mine = had ? merger.source(had.eventType.length) : null;
       const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
       const sources = expected.map((n) => merger.source(n));
-      await this.touched(merger);
       if (had && mine) merger.addOwn(mine, had);
       const errors: Description['errors'] = [];
       const done = this.groups.map(() => 0);

@@ -104,39 +104,3 @@ describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => 
     expect(one.strings.length).toBeLessThanOrEqual(all.strings.length);
   });
 });
-
-describe('columns the decoders touch', () => {
-  const file = join(root, 'fixtures/jdk17-multichunk.jfr');
-  const bytes = new Uint8Array(readFileSync(file));
-  const open = async (touchedBytes: number) => {
-    const s = sessionInNode(bytes, 2, undefined, 1000, undefined, 0);
-    s.touchedBytes = touchedBytes;
-    const first = await s.open((types) => firstView(types, 'jdk.ExecutionSample'), () => {});
-    const all = await s.load(s.deferred(), () => {});
-    return { s, first, all };
-  };
-
-  it('are asked for each round, shared between the decoders, and hold what the page would have made', async () => {
-    const touched = await open(0);
-    const own = await open(Infinity);
-    expect(own.s.memoryAsked).toEqual([]);
-    // Two rounds, each of 11 columns split between the two decoders: every column asked for once per round.
-    const perRound = touched.s.memoryAsked.map((a) => a.length);
-    expect(touched.s.memoryAsked.length).toBe(4);
-    expect(perRound[0] + perRound[1]).toBe(11);
-    expect(perRound[2] + perRound[3]).toBe(11);
-    expect(Math.min(...perRound)).toBeGreaterThan(0);
-    // The bytes asked for are each round's rows times the columns' widths (58 B a row).
-    expect(touched.s.memoryAsked.slice(2).flat().reduce((a, b) => a + b, 0)).toBe(58 * touched.all.events.length);
-    for (const k of Object.keys(own.all.events) as (keyof typeof own.all.events)[]) {
-      const a = own.all.events[k];
-      const b = touched.all.events[k];
-      expect(typeof a === 'number' ? a : Array.from(a as ArrayLike<number>)).toEqual(typeof b === 'number' ? b : Array.from(b as ArrayLike<number>));
-    }
-    expect(touched.all.events.length).toBeGreaterThan(touched.first.events.length);
-    // The page's columns are those buffers, not copies the merger made instead.
-    const given = new Set(touched.s.memoryGiven);
-    for (const k of ['type', 'start', 'duration', 'thread', 'stack', 'weight', 'offset'] as const) expect(given.has(touched.all.events[k].buffer as ArrayBuffer)).toBe(true);
-    expect(own.all.events.start.buffer).not.toBe(touched.all.events.start.buffer);
-  });
-});
