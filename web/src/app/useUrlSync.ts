@@ -18,8 +18,13 @@ export function useUrlSync(state: ViewState, loaded: Loaded | null, dispatch: Di
     const next = urlFromState(state, { url: loaded.url, fingerprint: loaded.fingerprint, ...named, otherFingerprint: other?.fingerprint, otherName: other?.name });
     if (next === window.location.search) return;
     const now = performance.now();
-    if (now - lastPush.current < 800) window.history.replaceState(null, '', next);
-    else window.history.pushState(null, '', next);
+    try {
+      if (now - lastPush.current < 800) window.history.replaceState(null, '', next);
+      else window.history.pushState(null, '', next);
+    } catch {
+      // A URL past what the browser takes (thousands of hidden threads' names): the view keeps
+      // its state, the address bar its last one.
+    }
     lastPush.current = now;
   }, [state, loaded, other]);
   useEffect(() => {
