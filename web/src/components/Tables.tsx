@@ -5,8 +5,7 @@
 import type { Profile } from '../columns/profile';
 import { formatMs, formatPercent, formatWeight } from '../profile-logic/format';
 import { LOST_LINE } from '../profile-logic/collapsed';
-import { threadLabel } from '../profile-logic/names';
-import { visibleName } from '../profile-logic/names';
+import { threadLabel, visibleName } from '../profile-logic/names';
 import { hasInstances, KINDS } from '../profile-logic/kinds';
 import { sandwich } from '../profile-logic/methods';
 import type { SubjectRow } from '../profile-logic/subjects';

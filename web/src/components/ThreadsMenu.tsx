@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { formatCount } from '../profile-logic/format';
-import { threadLabel } from '../profile-logic/names';
-import { visibleName } from '../profile-logic/names';
+import { threadLabel, visibleName } from '../profile-logic/names';
 import type { Derived } from '../selectors/derive';
 
 /** Show or hide threads by name; the keyboard way to what right-clicking a lane label does. */

@@ -20,9 +20,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
-import { threadLabel } from '../profile-logic/names';
+import { threadLabel, visibleName } from '../profile-logic/names';
 import { formatCount, formatMs, formatTime } from '../profile-logic/format';
-import { visibleName } from '../profile-logic/names';
 import { laneName, type Lane } from '../profile-logic/lanes';
 import { carrierText, carriersOf, pinnedByThread } from '../profile-logic/virtual';
 import type { PixelCounts } from '../profile-logic/pixel-columns';

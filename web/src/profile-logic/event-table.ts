@@ -13,11 +13,10 @@
 import { DataType, Table, Utf8, makeData, makeVector, type Vector } from 'apache-arrow';
 import { STACK_LOST, type IndexIntoEventTypes, type IndexIntoEvents, type Profile } from '../columns/profile';
 import { eventsOfType, sortByStart, type ThreadIndex } from './event-index';
-import { threadLabel } from './names';
+import { threadLabel, visibleName } from './names';
 import { passes, type EventTest } from './filters';
 import { formatBytes, formatCount, formatMs, formatTime } from './format';
 import { KINDS } from './kinds';
-import { visibleName } from './names';
 import { subjectText } from './subjects';
 
 /**
