@@ -255,7 +255,7 @@ export function ThreadTimeTable({ profile, derived, state, on, noun, rows }: Pro
             return (
               <tr key={r.thread} className={chosen ? 'selected' : ''} onClick={() => choose(name)}>
                 <td className="name">
-                  <button type="button" className="link" title={chosen ? 'Show every thread again' : 'Keep only this thread'} onClick={(e) => (e.stopPropagation(), choose(name))}>
+                  <button type="button" className="link" title={chosen ? 'Show every thread again' : name === '' ? 'Keep only the unnamed threads (the thread filter matches recorded names)' : 'Keep only this thread'} onClick={(e) => (e.stopPropagation(), choose(name))}>
                     {visibleName(threadLabel(profile, r.thread))}
                   </button>
                 </td>
