@@ -14,6 +14,7 @@
  * A `url` is a recording to open: `recordingSource` tells the page's own files (opened at once)
  * from another site's (named to the user, never fetched: the page's policy is connect-src 'self').
  */
+import { ROW_LABEL } from '../profile-logic/names';
 import { initialState, type ActiveView, type ViewState } from './state';
 
 export const URL_VERSION = 3;
@@ -72,7 +73,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   put('range2', rangeToText(state.otherRange));
   put('dur', rangeToText(state.durationFilter));
   // One `hide` per thread: a name may hold any character, a newline or a comma too.
-  for (const t of state.hiddenThreads) q.append('hide', t);
+  for (const t of state.hiddenThreads) if (!ROW_LABEL.test(t)) q.append('hide', t);
   if (state.groupThreads) q.set('group', '1');
   if (state.virtualOpen) q.set('vt', 'open');
   put('sort', state.sortLanes, 'samples');
@@ -83,7 +84,7 @@ export function urlFromState(state: ViewState, extras: UrlExtras = {}): string {
   if (state.clock) q.set('clock', '1');
   put('act', state.activity, 'auto');
   if (state.hiddenLayers.length) q.set('layers', state.hiddenLayers.join(','));
-  for (const t of state.pinnedThreads) q.append('pin', t);
+  for (const t of state.pinnedThreads) if (!ROW_LABEL.test(t)) q.append('pin', t);
   put('search', state.search);
   put('view', state.view, 'flame');
   put('table', state.tableType);

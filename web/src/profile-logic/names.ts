@@ -53,6 +53,9 @@ export function elideMiddle(s: string, room: number, width: (t: string) => numbe
   return text(lo);
 }
 
+/** A label by row number (a thread without Java or OS id): rows may be numbered otherwise when the file is opened again, so a link leaves it out. */
+export const ROW_LABEL = /^\(unnamed(?: virtual)? thread row \d+\)$/;
+
 /**
  * A thread's name as shown: its name, or for a thread without one (virtual threads of an
  * executor are unnamed, as the JDK reads them too) what tells it apart: "(unnamed virtual thread

@@ -169,6 +169,13 @@ describe('hidden threads', () => {
     expect(stateFromUrl(new URL(`https://h.example/${text}`).search).state.hiddenThreads).toEqual(s.hiddenThreads);
   });
 
+  it('keeps an unnamed thread by its id, and leaves out one known only by its row (rows may differ on the next open)', () => {
+    const s: ViewState = { ...initialState, hiddenThreads: ['(unnamed virtual thread #42)', '(unnamed thread row 7)', '(unnamed thread os 812)'], pinnedThreads: ['(unnamed virtual thread row 3)', 'main'] };
+    const back = stateFromUrl(urlFromState(s)).state;
+    expect(back.hiddenThreads).toEqual(['(unnamed virtual thread #42)', '(unnamed thread os 812)']);
+    expect(back.pinnedThreads).toEqual(['main']);
+  });
+
   it('reads links of version 1, whose hidden threads were joined by newlines', () => {
     const r = stateFromUrl(`?v=1&hide=${encodeURIComponent('main\nC2 CompilerThread0')}`);
     expect(r.state.hiddenThreads).toEqual(['main', 'C2 CompilerThread0']);

@@ -6,6 +6,7 @@ import { threadName } from '../describe';
 import { eventsOf, eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, flagsOf, threadsMatching } from '../filters';
 import { buildLanes, groupKey } from '../lanes';
+import { ROW_LABEL, threadLabel } from '../names';
 import { sandwich, topMethods } from '../methods';
 import { findSpikes, nextSpike } from '../spikes';
 import { subjectsInRange, subjectText } from '../subjects';
@@ -264,6 +265,8 @@ describe('timeline', () => {
     expect(labels).toContain('(unnamed thread row 2)');
     expect(threadName(q, 1)).toBe('(unnamed virtual thread #42)');
     expect(threadName(q, 0)).toBe('main');
+    // Only the label by row is left out of links.
+    expect([0, 1, 2].map((t) => ROW_LABEL.test(threadLabel(q, t)))).toEqual([false, false, true]);
     // The thread filter's pattern matches the recorded name.
     expect(q.strings[q.threads.name[1]]).toBe('');
     expect(Array.from(threadsMatching(q, { test: (s: string) => s === '' }, new Set()))).toEqual([0, 1, 1]);
