@@ -3,7 +3,7 @@
  * marks drawn one by one would (each GC in the viewport at least 1 px wide).
  */
 import { expect, it } from 'vitest';
-import { rng } from '../../profile-logic/__tests__/rng';
+import { randomSpans, rng } from '../../profile-logic/__tests__/rng';
 import { gcMarkRuns } from '../timeline/draw';
 
 /** Pixels [0, width) a list of spans covers, as a pixel is painted when a span covers any of it. */
@@ -16,14 +16,7 @@ function painted(spans: [number, number][], width: number): Uint8Array {
 it('covers the pixels of every GC in the viewport, one rect per run', () => {
   const r = rng(7);
   for (let round = 0; round < 50; round++) {
-    const n = Math.floor(r() * 3000);
-    const start = new Float64Array(n);
-    const duration = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      start[i] = r() * 86_400_000;
-      duration[i] = r() < 0.1 ? r() * 600_000 : r() * 50;
-    }
-    const order = Int32Array.from([...start.keys()].sort((a, b) => start[a] - start[b]));
+    const { start, duration, order } = randomSpans(r, Math.floor(r() * 3000), 86_400_000, 0.1, 600_000, 50);
     const vp: [number, number] = [r() * 40_000_000, 40_000_000 + r() * 46_400_000];
     const left = 200;
     const width = 1200;

@@ -1,19 +1,12 @@
 /** The GC under the pointer, within a pixel either side: against a scan of every GC. */
 import { expect, it } from 'vitest';
 import { gcAt } from '../intervals';
-import { rng } from './rng';
+import { randomSpans, rng } from './rng';
 
 it('finds the GC whose span comes nearest the time, within the tolerance, as a scan of all does', () => {
   const r = rng(3);
   for (let round = 0; round < 300; round++) {
-    const n = Math.floor(r() * 400);
-    const start = new Float64Array(n);
-    const duration = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      start[i] = r() * 10_000;
-      duration[i] = r() < 0.05 ? r() * 2000 : r() * 0.05;
-    }
-    const gcs = Int32Array.from([...start.keys()].sort((a, b) => start[a] - start[b]));
+    const { start, duration, order: gcs } = randomSpans(r, Math.floor(r() * 400), 10_000, 0.05, 2000, 0.05);
     const longest = duration.reduce((m, d) => Math.max(m, d), 0);
     for (let q = 0; q < 20; q++) {
       const t = r() * 10_000;
