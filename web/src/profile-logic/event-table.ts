@@ -479,7 +479,10 @@ export function arrowRows(profile: Profile, table: Table, type: IndexIntoEventTy
   // Threads: the page's event's thread, else the page's thread of that name.
   const threadByName = new Map<string, number>();
   // (Not by an empty name: a row without a thread is not the first unnamed thread's.)
-  for (let th = profile.threads.length - 1; th >= 0; th--) if (profile.threads.name[th] >= 0 && profile.strings[profile.threads.name[th]] !== '') threadByName.set(profile.strings[profile.threads.name[th]], th);
+  for (let th = profile.threads.length - 1; th >= 0; th--) {
+    const name = profile.strings[profile.threads.name[th]];
+    if (name) threadByName.set(name, th);
+  }
   const thread = new Int32Array(n).fill(-1);
   const tt = threadText as ((r: number) => string) | null;
   for (let r = 0; r < n; r++) thread[r] = event[r] >= 0 ? e.thread[event[r]] : tt ? (threadByName.get(tt(r)) ?? -1) : -1;

@@ -48,13 +48,8 @@ export function gcEvents(profile: Profile, index: ThreadIndex): Int32Array {
  */
 export function gcAt(start: Float64Array, duration: Float32Array, gcs: Int32Array, t: number, tolerance: number, longest: number): number {
   // The first GC starting after t + tolerance.
-  let lo = 0;
-  let hi = gcs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (start[gcs[mid]] <= t + tolerance) lo = mid + 1;
-    else hi = mid;
-  }
+  let lo = firstAtOrAfter(start, gcs, t + tolerance);
+  while (lo < gcs.length && start[gcs[lo]] === t + tolerance) lo++;
   let best = -1;
   let bestGap = Infinity;
   for (let k = lo - 1; k >= 0; k--) {

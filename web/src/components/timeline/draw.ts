@@ -102,11 +102,16 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
       const x = L + i * bw;
       const hm = (hist.matching[i] / max) * (HIST_H - 6);
       const ho = (hist.other[i] / max) * (HIST_H - 6);
-      g.fillStyle = P.other;
-      g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
-      g.fillStyle = colour;
+      if (ho > 0) {
+        g.fillStyle = P.other;
+        g.fillRect(x, HIST_H - hm - ho, Math.max(1, bw - 0.5), ho);
+      }
       // A matching bucket stays visible however small its share.
-      g.fillRect(x, HIST_H - Math.max(hm, hist.matching[i] > 0 ? 2 : 0), Math.max(1, bw - 0.5), Math.max(hm, hist.matching[i] > 0 ? 2 : 0));
+      const hv = Math.max(hm, hist.matching[i] > 0 ? 2 : 0);
+      if (hv > 0) {
+        g.fillStyle = colour;
+        g.fillRect(x, HIST_H - hv, Math.max(1, bw - 0.5), hv);
+      }
     }
     g.fillStyle = P.gcMark;
     const runs = gcMarkRuns(profile.events.start, profile.events.duration, gcEvents, vp, xOf, L);
