@@ -506,32 +506,39 @@ export class ListMemo<T> {
 }
 
 /**
- * A list's reach: the running maximum of end times (start + duration) along it. When its events
- * are disjoint (every one lasts and starts after all before it have ended, as a thread's waits
- * of one type nearly always do) each event's own end is its reach: nothing is stored, the ends
- * are read off the events (reachAt), and the union of the list's spans is the events themselves,
- * so the pass that finds it also sums their lengths for the track of the whole list (waits.ts):
- * `cum[c]`, the lengths of the events before event c · CUM_STEP.
+ * A list's reach: the running maximum of end times (start + duration) along it, kept per block
+ * of CUM_STEP events (`ends`); a position's own is its block's predecessor's and the events of
+ * its block before it (reachAt), so a list of millions of waits stores a sixteenth of them.
+ *
+ * A list whose events all last is, besides, its own track (the union of its spans, waits.ts),
+ * when few of them start before all those before them have ended (a nested read, a wait that
+ * touches the last): those few are `merged`, each into the span before it, and the pass that
+ * finds them sums the spans' lengths (`cum`). When none is merged the list is `disjoint`: each
+ * event is a span, and its own end its reach.
  */
 export interface Reach {
   list: Int32Array;
-  /** The running maximum at every position; null when the list is disjoint. */
-  every: Float64Array | null;
+  /** Every event lasts and starts after all before it have ended. */
   disjoint: boolean;
-  /** Disjoint: the lengths summed before every CUM_STEP-th event, (n / CUM_STEP) + 1 of them; else null. */
-  cum: Float64Array | null;
   /**
-   * Disjoint: the end of each block of CUM_STEP events' last (ascending), so a search for a time
-   * reads this small array first, then a block's events; else null.
+   * Positions (ascending, none the first) whose event starts at or before the reach before it,
+   * merged into the span before; null when the list is not its own track (an event of no
+   * length, or more than one in MERGED_EVERY merged).
    */
-  ends: Float64Array | null;
+  merged: Int32Array | null;
+  /** With `merged`: the spans' lengths summed before every CUM_STEP-th span, (spans / CUM_STEP) + 1 of them; else null. */
+  cum: Float64Array | null;
+  /** The reach at the last position of each block of CUM_STEP positions (ascending). */
+  ends: Float64Array;
   start: Float64Array;
   duration: Profile['events']['duration'];
 }
 
-/** A prefix sum of a disjoint list's lengths kept in this many events. */
+/** A prefix sum of a list's span lengths, and its reach, kept in this many events. */
 export const CUM_STEP = 16;
 const CUM_SHIFT = 4;
+/** A list with more merged events than one in this many makes a track of its own arrays. */
+export const MERGED_EVERY = 64;
 
 const reaches = new ListMemo<Reach>();
 
@@ -547,15 +554,74 @@ export function keptReach(profile: Profile, list: Int32Array): Reach | undefined
 
 /** The reach at position k. */
 export function reachAt(r: Reach, k: number): number {
-  if (r.every) return r.every[k];
-  const i = r.list[k];
-  return r.start[i] + r.duration[i];
+  const { list, start, duration } = r;
+  if (r.disjoint) return start[list[k]] + duration[list[k]];
+  const c = k >> CUM_SHIFT;
+  let max = c > 0 ? r.ends[c - 1] : -Infinity;
+  for (let j = c << CUM_SHIFT; j <= k; j++) {
+    const e = start[list[j]] + duration[list[j]];
+    if (e > max) max = e;
+  }
+  return max;
 }
 
 /** First position whose reach passes `t`: no earlier event reaches past `t`. */
 export function firstPast(r: Reach, t: number): number {
-  if (r.every) return firstReachingPast(r.every, t);
-  return firstEndPast(r, t, 0);
+  if (r.disjoint) return firstEndPast(r, t, 0);
+  const { list, start, duration, ends } = r;
+  // The first block reaching past t; in it, the first event ending after t (all before it end by t).
+  const c = firstReachingPast(ends, t);
+  if (c >= ends.length) return list.length;
+  const hi = Math.min(list.length, (c + 1) << CUM_SHIFT);
+  for (let j = c << CUM_SHIFT; j < hi; j++) if (start[list[j]] + duration[list[j]] > t) return j;
+  return hi;
+}
+
+/** Spans of a list that is its own track (`merged` set): its events, less those merged. */
+export function spanCount(r: Reach): number {
+  return r.list.length - r.merged!.length;
+}
+
+/** Position of the first event of span j of a list that is its own track. */
+export function spanPos(r: Reach, j: number): number {
+  const m = r.merged!;
+  if (m.length === 0) return j;
+  // merged[i] − i spans begin before merged[i] (ascending): those of span j or before precede its first event.
+  let lo = 0;
+  let hi = m.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m[mid] - mid <= j) lo = mid + 1;
+    else hi = mid;
+  }
+  return j + lo;
+}
+
+/** The span holding position k of a list that is its own track. */
+export function spanAt(r: Reach, k: number): number {
+  const m = r.merged!;
+  if (m.length === 0) return k;
+  let lo = 0;
+  let hi = m.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m[mid] <= k) lo = mid + 1;
+    else hi = mid;
+  }
+  return k - lo;
+}
+
+/**
+ * Of a list that is its own track, the first span from span `from` on that ends after `t`
+ * (spans' ends ascend).
+ */
+export function firstSpanPast(r: Reach, t: number, from: number): number {
+  if (r.disjoint) return firstEndPast(r, t, from);
+  const spans = spanCount(r);
+  if (from >= spans) return spans;
+  // A span ends at the reach of its last event: the first position reaching past t is in the first span ending after it.
+  const k = firstPast(r, t);
+  return k >= r.list.length ? spans : Math.max(from, spanAt(r, k));
 }
 
 /**
@@ -564,7 +630,7 @@ export function firstPast(r: Reach, t: number): number {
  */
 export function firstEndPast(r: Reach, t: number, from: number): number {
   const { list, start, duration } = r;
-  const ends = r.ends!;
+  const ends = r.ends;
   const n = list.length;
   if (from >= n) return n;
   // The first block whose last event ends after t, from from's block on.
@@ -604,34 +670,54 @@ export function firstEndPast(r: Reach, t: number, from: number): number {
 function computeReach(profile: Profile, list: Int32Array): Reach {
   const { start, duration } = profile.events;
   const n = list.length;
-  // Disjoint so far: the lengths summed as they come (what the track of the list needs).
-  const cum = new Float64Array((n >> CUM_SHIFT) + 1);
   const ends = new Float64Array((n + CUM_STEP - 1) >> CUM_SHIFT);
-  let max = -Infinity;
+  // While the list is its own track: the merged positions, and the spans' lengths summed as
+  // each span closes (a span is closed by the next one's first event, or the list's end).
+  const most = Math.floor(n / MERGED_EVERY);
+  let own = true;
+  let merged = new Int32Array(Math.min(most, 1024));
+  let m = 0;
+  const cum = new Float64Array((n >> CUM_SHIFT) + 1);
   let sum = 0;
-  let k = 0;
-  for (; k < n; k++) {
+  let spans = 0;
+  let sa = 0;
+  let se = 0;
+  let max = -Infinity;
+  for (let k = 0; k < n; k++) {
     const a = start[list[k]];
     const d = duration[list[k]];
-    if (!(d > 0 && a > max)) break;
     const end = a + d;
-    if ((k & (CUM_STEP - 1)) === 0) cum[k >> CUM_SHIFT] = sum;
-    sum += end - a;
-    max = end;
-    ends[k >> CUM_SHIFT] = end;
-  }
-  if (k === n) {
-    if ((n & (CUM_STEP - 1)) === 0) cum[n >> CUM_SHIFT] = sum;
-    return { list, every: null, disjoint: true, cum, ends, start, duration };
-  }
-  const r = new Float64Array(n);
-  max = -Infinity;
-  for (k = 0; k < n; k++) {
-    const end = start[list[k]] + duration[list[k]];
+    if (own) {
+      if (!(d > 0)) own = false;
+      else if (a > max) {
+        if (k > 0) {
+          sum += se - sa;
+          spans++;
+        }
+        if ((spans & (CUM_STEP - 1)) === 0) cum[spans >> CUM_SHIFT] = sum;
+        sa = a;
+        se = end;
+      } else if (k === 0 || m >= most) own = false;
+      else {
+        if (m === merged.length) {
+          const more = new Int32Array(Math.min(most, 2 * merged.length));
+          more.set(merged);
+          merged = more;
+        }
+        merged[m++] = k;
+        if (end > se) se = end;
+      }
+    }
     if (end > max) max = end;
-    r[k] = max;
+    ends[k >> CUM_SHIFT] = max;
   }
-  return { list, every: r, disjoint: false, cum: null, ends: null, start, duration };
+  if (!own) return { list, disjoint: false, merged: null, cum: null, ends, start, duration };
+  if (n > 0) {
+    sum += se - sa;
+    spans++;
+    if ((spans & (CUM_STEP - 1)) === 0) cum[spans >> CUM_SHIFT] = sum;
+  }
+  return { list, disjoint: m === 0, merged: merged.slice(0, m), cum, ends, start, duration };
 }
 
 /** First position of an ascending array (a running maximum of ends) above `t`. */

@@ -11,7 +11,7 @@
  * of events.
  */
 import type { EventKind, IndexIntoEvents, Profile } from '../columns/profile';
-import { CUM_STEP, eventsOf, firstEndPast, ListMemo, mergeByStart, reachOf, type Reach, type ThreadIndex } from './event-index';
+import { CUM_STEP, eventsOf, firstSpanPast, ListMemo, mergeByStart, reachAt, reachOf, spanCount, spanPos, type Reach, type ThreadIndex } from './event-index';
 import { KINDS } from './kinds';
 
 export const WAIT_KINDS = ['monitor', 'mutex', 'pinned', 'wait', 'join', 'park', 'idle', 'sleep', 'file', 'socket'] as const;
@@ -170,10 +170,11 @@ export function waitKindOf(kinds: Uint8Array, i: IndexIntoEvents): WaitKind | nu
  * One thread's waits as disjoint spans in time order, with prefix sums of their lengths:
  * covered time in any window is two binary searches.
  *
- * A list's own events, when they are disjoint already (waits on one thread seldom overlap), are
- * the spans themselves: the track then reads them through the list's reach (`of`: starts, ends
- * and one prefix sum in CUM_STEP), so millions of waits cost no copy of their times (spanStart,
- * spanEnd, spanCum read either form).
+ * A list's own events, when nearly all are disjoint already (waits on one thread seldom
+ * overlap), make the spans themselves: the track then reads them through the list's reach
+ * (`of`: starts, ends, the few events merged into the span before them, and one prefix sum in
+ * CUM_STEP spans), so millions of waits cost no copy of their times (spanStart, spanEnd, spanCum
+ * read either form).
  */
 export interface Track {
   /** Spans. */
@@ -183,22 +184,26 @@ export interface Track {
   end: Float64Array;
   /** cum[k]: total length of the spans before span k, length + 1 of them (empty when `of` is set). */
   cum: Float64Array;
-  /** The disjoint list whose events the spans are, with its sums; null for a track of its own arrays. */
+  /** The list whose events make the spans (its reach has `merged`), with its sums; null for a track of its own arrays. */
   of: Reach | null;
 }
 
 /** Where span k of the track starts. */
 export function spanStart(tr: Track, k: number): number {
   const of = tr.of;
-  return of ? of.start[of.list[k]] : tr.start[k];
+  return of ? of.start[of.list[spanPos(of, k)]] : tr.start[k];
 }
 
 /** Where span k of the track ends. */
 export function spanEnd(tr: Track, k: number): number {
   const of = tr.of;
   if (!of) return tr.end[k];
-  const i = of.list[k];
-  return of.start[i] + of.duration[i];
+  if (of.disjoint) {
+    const i = of.list[k];
+    return of.start[i] + of.duration[i];
+  }
+  // At the reach of its last event (the events before it ended before it began).
+  return reachAt(of, (k + 1 < tr.length ? spanPos(of, k + 1) : of.list.length) - 1);
 }
 
 /**
@@ -209,10 +214,31 @@ export function spanCum(tr: Track, k: number): number {
   const of = tr.of;
   if (!of) return tr.cum[k];
   const { list, start, duration } = of;
-  let sum = of.cum![(k / CUM_STEP) | 0];
-  for (let j = k - (k % CUM_STEP); j < k; j++) {
-    const a = start[list[j]];
-    sum += a + duration[list[j]] - a;
+  const j0 = k - (k % CUM_STEP);
+  let sum = of.cum![j0 / CUM_STEP];
+  if (of.disjoint) {
+    for (let j = j0; j < k; j++) {
+      const a = start[list[j]];
+      sum += a + duration[list[j]] - a;
+    }
+    return sum;
+  }
+  // Span by span from the block's first: each its first event's start to the last end of the
+  // events merged into it.
+  const merged = of.merged!;
+  let p = spanPos(of, j0);
+  let x = p - j0;
+  for (let j = j0; j < k; j++) {
+    const a = start[list[p]];
+    let e = a + duration[list[p]];
+    p++;
+    while (x < merged.length && merged[x] === p) {
+      const f = start[list[p]] + duration[list[p]];
+      if (f > e) e = f;
+      p++;
+      x++;
+    }
+    sum += e - a;
   }
   return sum;
 }
@@ -231,11 +257,11 @@ export function trackOf(profile: Profile, list: Int32Array, keep: ((i: number, k
   return spansOf(profile, list, null, keep);
 }
 
-/** The track of a whole list: its own events, read through its reach, when they are disjoint. */
+/** The track of a whole list: its own events, read through its reach, when nearly all are disjoint. */
 function wholeTrack(profile: Profile, list: Int32Array): Track {
   const reach = reachOf(profile, list);
-  if (!reach.disjoint || list.length === 0) return spansOf(profile, list, null, null);
-  return { length: list.length, start: NONE, end: NONE, cum: NONE, of: reach };
+  if (reach.merged === null || list.length === 0) return spansOf(profile, list, null, null);
+  return { length: spanCount(reach), start: NONE, end: NONE, cum: NONE, of: reach };
 }
 
 const wholeTracks = new ListMemo<Track>();
@@ -281,7 +307,7 @@ export function covered(track: Track, a: number, b: number): number {
   // First span ending after a; first span starting at or after b.
   let lo = 0;
   let hi = n;
-  if (track.of) lo = firstEndPast(track.of, a, 0);
+  if (track.of) lo = firstSpanPast(track.of, a, 0);
   else {
     while (lo < hi) {
       const m = (lo + hi) >> 1;
@@ -392,7 +418,7 @@ export function threadsWaiting(tracks: readonly Track[], keep: Uint8Array | null
 
 /** The first span k ≥ from ending after x (ends ascend), by galloping from `from`. */
 function firstEndAfter(tr: Track, x: number, from: number): number {
-  if (tr.of) return firstEndPast(tr.of, x, from);
+  if (tr.of) return firstSpanPast(tr.of, x, from);
   const n = tr.length;
   if (from >= n || spanEnd(tr, from) > x) return from;
   // Span lo ends at or before x; widen until hi ends after x (or the end), then search between.

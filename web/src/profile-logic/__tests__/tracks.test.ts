@@ -7,14 +7,14 @@
  * reach itself) and overlapping, nested, touching and zero-length ones.
  */
 import { describe, expect, it } from 'vitest';
-import { eventsOf, firstEndPast, firstPast, indexEvents, reachAt, reachOf } from '../event-index';
+import { eventsOf, firstEndPast, firstPast, firstSpanPast, indexEvents, reachAt, reachOf } from '../event-index';
 import { intervals } from '../intervals';
 import { checkWalk } from './walk';
 import { covered, spanCum, spanEnd, spanStart, threadsWaiting, trackOf, waitKinds, waitTracks, type Track } from '../waits';
 import { buildProfile, type Ev } from './build';
 import { rng } from './rng';
 
-type Shape = 'disjoint' | 'overlapping' | 'zero' | 'touching';
+type Shape = 'disjoint' | 'overlapping' | 'zero' | 'touching' | 'nested';
 
 function events(r: () => number, n: number, shape: Shape): Ev[] {
   const out: Ev[] = [];
@@ -25,6 +25,8 @@ function events(r: () => number, n: number, shape: Shape): Ev[] {
     let duration = d;
     if (shape === 'zero' && r() < 0.1) duration = 0;
     if (shape === 'overlapping' && r() < 0.2) duration = Math.fround(d * 6);
+    // A few reads that outlast the next (a read nested in another), or end where it starts.
+    if (shape === 'nested' && r() < 0.008) duration = Math.fround(r() < 0.5 ? d * 6 : d + 0.5);
     out.push({ type: 0, t, thread: k % 3 === 0 ? 1 : 0, stack: 'a;b', duration });
     t += shape === 'touching' && r() < 0.3 ? duration : d + 0.5 + Math.floor(r() * 4) / 4;
   }
@@ -56,7 +58,7 @@ function coveredBrute(spans: [number, number][], a: number, b: number): number {
 }
 
 describe('a whole list’s track and reach', () => {
-  for (const shape of ['disjoint', 'overlapping', 'zero', 'touching'] as Shape[]) {
+  for (const shape of ['disjoint', 'overlapping', 'zero', 'touching', 'nested'] as Shape[]) {
     for (const n of [40, 3000]) {
       it(`match the brute force: ${shape} waits, ${n} events`, () => {
         const r = rng(n + shape.length);
@@ -74,8 +76,13 @@ describe('a whole list’s track and reach', () => {
           expect(starts.map((_, k) => reachAt(ra, k))).toEqual(reach);
           const disjoint = starts.every((a, k) => durations[k] > 0 && (k === 0 || a > reach[k - 1]));
           expect(ra.disjoint).toBe(disjoint);
-          // A disjoint list stores no reach: each event's end is read off the events.
-          expect(ra.every === null).toBe(disjoint);
+          // Events that start by the reach before them (overlap or touch it) merge into the span
+          // before; the list is its own track while all last and few merge (one in 64 at most).
+          const merging = starts.flatMap((a, k) => (k > 0 && a <= reach[k - 1] ? [k] : []));
+          const own = durations.every((d) => d > 0) && merging.length <= Math.floor(starts.length / 64);
+          expect(ra.merged === null ? null : Array.from(ra.merged)).toEqual(own ? merging : null);
+          // Stored per block of 16 positions only: the reach at each block's last.
+          expect(Array.from(ra.ends)).toEqual(reach.filter((_, k) => k % 16 === 15 || k === reach.length - 1));
           // The first position reaching past a time (a range's first overlapping event), at ends and between.
           for (const t0 of [-1, ...reach.slice(0, 200).flatMap((x) => [x, x - 0.125, x + 0.125]), 1e9]) {
             const k = reach.findIndex((x) => x > t0);
@@ -93,12 +100,24 @@ describe('a whole list’s track and reach', () => {
           }
           // The data do hold both cases (thread 1's every third event never touches its next).
           if (shape === 'disjoint' || (n > 1000 && thread === 0)) expect(disjoint).toBe(shape === 'disjoint');
+          // And the nested reads make a long list that is its own track with events merged.
+          if (shape === 'nested' && n > 1000 && thread === 0) expect([own, merging.length > 0, list.length >= 1024]).toEqual([true, true, true]);
 
           const want = union(starts, durations);
           const track = trackOf(p, list, null);
           expect(spansIn(track)).toEqual(want);
-          // A long disjoint list is its own track: starts read through it, a sum kept in 16.
-          expect(track.of !== null).toBe(disjoint && list.length >= 1024);
+          // A long list of nearly disjoint events is its own track: starts read through it, a sum kept in 16.
+          expect(track.of !== null).toBe(own && list.length >= 1024);
+          // Its first span from any span on that ends after a time, in spans, not positions.
+          if (ra.merged !== null) {
+            for (let w = 0; w < 300; w++) {
+              const from = Math.floor(r() * (want.length + 2));
+              const t0 = r() * (want[want.length - 1][1] + 5);
+              let k = from;
+              while (k < want.length && !(want[k][1] > t0)) k++;
+              expect(firstSpanPast(ra, t0, from)).toBe(Math.min(k, want.length));
+            }
+          }
           // The covered time before each span: the lengths added in order, to the last bit.
           let sum = 0;
           for (let k = 0; k <= want.length; k++) {
