@@ -33,13 +33,22 @@ const devPolicy = policy
   .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
   .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
+/**
+ * Cross-origin isolation, so the page may share memory with its workers (SharedArrayBuffer):
+ * the decoders then write rows straight into the page's columns (engine/merge.ts). Sent where
+ * headers can be (the `_headers` file, `vite preview`, the dev server); GitHub Pages sends none,
+ * and there the rows are handed over in pieces as before. Every request of the page is to the
+ * site itself, so require-corp refuses nothing it loads.
+ */
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 function csp(): Plugin {
   return {
     name: 'jfrscope-csp',
     apply: 'build',
     transformIndexHtml: (html) => html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`),
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n  Content-Security-Policy: ${policy}\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n` });
+      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n  Content-Security-Policy: ${policy}\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n${Object.entries(isolation).map(([k, v]) => `  ${k}: ${v}\n`).join('')}` });
     },
   };
 }
@@ -109,8 +118,8 @@ export default defineConfig({
   },
   // One apache-arrow for the page and DuckDB's module (which asks for an older line).
   resolve: { dedupe: ['apache-arrow'] },
-  server: { fs: { allow: ['..'] }, headers: { 'Content-Security-Policy': devPolicy } },
-  preview: { headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer' } },
+  server: { fs: { allow: ['..'] }, headers: { 'Content-Security-Policy': devPolicy, ...isolation } },
+  preview: { headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer', ...isolation } },
   test: {
     root: '.',
     // Benchmarks are tests only when asked for (JFRSCOPE_BENCH=1 npx vitest run bench/…).

@@ -21,43 +21,51 @@ const cpu = fmt(counts['jdk.ExecutionSample']);
 const locks = fmt(counts['jdk.JavaMonitorEnter']);
 const wall = fmt(counts['profiler.WallClockSample']);
 
-test('types beyond the row budget are decoded when picked, and their events open in full', async ({ page }) => {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => localStorage.setItem('jfrscope:rowBudget', '100'));
-  await page.goto('./');
-  await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/example.jfr'));
-  // The default view's type (the CPU samples, several hundred) is over the budget: it is decoded at once.
-  await expect(page.getByLabel('Event')).toHaveValue('jdk.ExecutionSample');
-  await expect(page.getByRole('status')).toContainText(`of ${cpu} CPU samples selected`);
-  const option = (name: string) => page.locator(`select[aria-label="Event"] option[value="${name}"]`);
-  await expect(option('jdk.JavaMonitorEnter')).toContainText(`${locks}, decoded when picked`);
-  await expect(option('jdk.ThreadPark')).not.toContainText('decoded when picked');
-  await expect(option('jdk.ExecutionSample')).not.toContainText('decoded when picked');
-  await shot(page, 'lazy-1-opened');
+// Served with COOP and COEP (the build's _headers), the page is cross-origin isolated and the
+// decoders write rows straight into its shared columns; the setting turns that off: both read the same.
+for (const shared of ['on', 'off']) {
+  test(`types beyond the row budget are decoded when picked, and their events open in full (shared columns ${shared})`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript((s) => {
+      localStorage.setItem('jfrscope:rowBudget', '100');
+      localStorage.setItem('jfrscope:sharedColumns', s);
+    }, shared);
+    await page.goto('./');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/example.jfr'));
+    // The default view's type (the CPU samples, several hundred) is over the budget: it is decoded at once.
+    await expect(page.getByLabel('Event')).toHaveValue('jdk.ExecutionSample');
+    await expect(page.getByRole('status')).toContainText(`of ${cpu} CPU samples selected`);
+    const option = (name: string) => page.locator(`select[aria-label="Event"] option[value="${name}"]`);
+    await expect(option('jdk.JavaMonitorEnter')).toContainText(`${locks}, decoded when picked`);
+    await expect(option('jdk.ThreadPark')).not.toContainText('decoded when picked');
+    await expect(option('jdk.ExecutionSample')).not.toContainText('decoded when picked');
+    await shot(page, 'lazy-1-opened');
 
-  await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');
-  await expect(page.getByRole('status')).toContainText(`of ${locks} lock waits selected`);
-  await expect(option('jdk.JavaMonitorEnter')).not.toContainText('decoded when picked');
-  expect((await selectedCounts(page))[1]).toBe(counts['jdk.JavaMonitorEnter']);
-  await page.getByLabel('Stack filter').fill('NativeThreadSet');
-  await expect.poll(async () => (await selectedCounts(page))[0]).toBeGreaterThan(0);
-  await shot(page, 'lazy-2-picked');
+    await page.getByLabel('Event').selectOption('jdk.JavaMonitorEnter');
+    await expect(page.getByRole('status')).toContainText(`of ${locks} lock waits selected`);
+    await expect(option('jdk.JavaMonitorEnter')).not.toContainText('decoded when picked');
+    expect((await selectedCounts(page))[1]).toBe(counts['jdk.JavaMonitorEnter']);
+    await page.getByLabel('Stack filter').fill('NativeThreadSet');
+    await expect.poll(async () => (await selectedCounts(page))[0]).toBeGreaterThan(0);
+    await shot(page, 'lazy-2-picked');
 
-  // Event details come from the file, read again by the worker that owns the chunk.
-  expect(await clickBusiestPoint(page)).toBe(true);
-  await expect(page.getByRole('complementary', { name: 'Event details' }).locator('pre')).toContainText('"monitorClass"');
+    // Event details come from the file, read again by the worker that owns the chunk.
+    expect(await clickBusiestPoint(page)).toBe(true);
+    await expect(page.getByRole('complementary', { name: 'Event details' }).locator('pre')).toContainText('"monitorClass"');
 
-  // The rest (allocation and wall-clock samples here) at once, from the timeline's button.
-  const rest = page.getByRole('button', { name: /^Decode .* more events/ });
-  await expect(rest).toContainText('(2 types)');
-  await rest.click();
-  await expect(rest).toBeHidden();
-  await expect(option('profiler.WallClockSample')).not.toContainText('decoded when picked');
-  await page.getByLabel('Event', { exact: true }).selectOption('profiler.WallClockSample');
-  await expect(page.getByRole('status')).toContainText(`of ${wall} wall-clock samples selected`);
-  expect(errors).toEqual([]);
-});
+    // The rest (allocation and wall-clock samples here) at once, from the timeline's button.
+    const rest = page.getByRole('button', { name: /^Decode .* more events/ });
+    await expect(rest).toContainText('(2 types)');
+    await rest.click();
+    await expect(rest).toBeHidden();
+    await expect(option('profiler.WallClockSample')).not.toContainText('decoded when picked');
+    await page.getByLabel('Event', { exact: true }).selectOption('profiler.WallClockSample');
+    await expect(page.getByRole('status')).toContainText(`of ${wall} wall-clock samples selected`);
+    expect(errors).toEqual([]);
+  });
+}
 
 test('a type past the page\'s row limit stays in the file with a message; the rest still decodes', async ({ page }) => {
   const errors: string[] = [];

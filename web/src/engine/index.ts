@@ -18,7 +18,7 @@
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
-import { eventBuffers, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
+import { eventBuffers, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
@@ -263,8 +263,8 @@ export class WorkerGroup implements GroupDecoder {
           return;
         }
         // Merged (copied into the page's columns): its event columns' buffers go back to the
-        // worker for its next pieces.
-        this.recycle(m.part);
+        // worker for its next pieces (a piece placed in shared columns has none).
+        if (m.part.placed === undefined) this.recycle(m.part);
         return;
       }
       this.pending.delete(m.id);
@@ -310,8 +310,9 @@ export class WorkerGroup implements GroupDecoder {
     onPiece: (p: PartColumns, last: boolean) => void,
     chunks?: number[],
     threads?: ThreadOverrides,
+    into?: SharedInto,
   ): Promise<void> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads }, onProgress, (p) => onPiece(p, false));
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads, into }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }
@@ -350,6 +351,20 @@ function rowSetting(key: 'rowBudget' | 'rowLimit'): number | undefined {
 }
 
 /** A file's name as the user knows it (its path inside a folder that was picked or dropped). */
+/**
+ * Whether decoders can write rows straight into the page's columns: shared memory, which the
+ * browser gives a cross-origin isolated page only (served with COOP and COEP headers;
+ * `localStorage['jfrscope:sharedColumns'] = 'off'` turns it off, to compare).
+ */
+function sharedColumns(): boolean {
+  if (typeof SharedArrayBuffer !== 'function' || !globalThis.crossOriginIsolated) return false;
+  try {
+    return localStorage.getItem('jfrscope:sharedColumns') !== 'off';
+  } catch {
+    return true;
+  }
+}
+
 function nameOf(f: Blob): string {
   if (!(f instanceof File)) return 'recording';
   return (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
@@ -483,6 +498,7 @@ export function loadRecording(
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
     session.layoutErrors = afterChunks(spans, size);
+    session.sharedColumns = sharedColumns();
     if (Array.isArray(source) && source.length !== 1) session.joined = spans;
     let partial = false;
     session.onShape = (s) => {

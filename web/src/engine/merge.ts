@@ -12,7 +12,7 @@
  * rows are grouped by round.
  */
 import { PrefixTree, TupleIds } from '../columns/ids';
-import { pieceRows, type Description, type PartColumns, type TypeRow } from './parts';
+import { EVENT_COLUMN_NAMES, pieceRows, type Description, type PartColumns, type SharedInto, type TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
 export type PartData = Omit<PartColumns, 'description'>;
@@ -23,6 +23,14 @@ function remapColumn(to: Int32Array, base: number, from: Int32Array, map: Int32A
   for (let i = 0; i < from.length; i++) {
     const v = from[i];
     to[base + i] = v < 0 ? v : map[v];
+  }
+}
+
+/** `a[i]` remapped through `map` where it is (negative markers kept), for i in [from, to). */
+function remapInPlace(a: Int32Array, from: number, to: number, map: Int32Array): void {
+  for (let i = from; i < to; i++) {
+    const v = a[i];
+    if (v >= 0) a[i] = map[v];
   }
 }
 
@@ -146,8 +154,14 @@ export class Merger {
   /** Which set of columns is being made (see next): a piece of an older one has nowhere to go. */
   round = 0;
 
-  /** Rows' `eventType` will index `typeNames`. */
-  constructor(typeNames: string[]) {
+  /**
+   * Rows' `eventType` will index `typeNames`. `shared`: the columns in shared memory, which
+   * decoders write their rows into (`into`; the page must be cross-origin isolated).
+   */
+  constructor(
+    typeNames: string[],
+    readonly shared = false,
+  ) {
     this.typeIdx = new Map(typeNames.map((n, i) => [n, i]));
     this.intern('');
   }
@@ -182,6 +196,13 @@ export class Merger {
     this.reserved += rows;
     this.sources.push(src);
     return src;
+  }
+
+  /** Where a source's decoder writes its rows (shared columns only). */
+  into(src: Source): SharedInto {
+    if (!this.shared) throw new Error('The columns are not shared.');
+    const out = this.output();
+    return { columns: EVENT_COLUMN_NAMES.map((k) => out[k].buffer as unknown as SharedArrayBuffer), at: src.pos, end: src.end };
   }
 
   /** One piece of a source: its new dictionary rows, and event rows naming event types `types`. */
@@ -226,6 +247,34 @@ export class Merger {
     const base = src.pos;
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     const c = p.constant ?? {};
+    if (p.placed !== undefined) {
+      // Written where they go by the decoder, in its own numbering: renumbered where they are.
+      const end = base + n;
+      if (c.eventType !== undefined) {
+        const ty = tyMap[c.eventType] ?? -1;
+        if (ty < 0) throw new Error(`Event type ${types[c.eventType]} has rows but is missing from the recording's description.`);
+        out.eventType.fill(ty, base, end);
+      } else {
+        const ty = out.eventType;
+        for (let i = base; i < end; i++) {
+          const t = tyMap[ty[i]] ?? -1;
+          if (t < 0) throw new Error(`Event type ${types[ty[i]]} has rows but is missing from the recording's description.`);
+          ty[i] = t;
+        }
+      }
+      const renumber = (k: 'eventThread' | 'eventStack' | 'eventState' | 'eventSubject' | 'eventPeer', map: Int32Array) => {
+        const v = c[k];
+        if (v === undefined) remapInPlace(out[k], base, end, map);
+        else if (v >= 0) out[k].fill(map[v], base, end);
+      };
+      renumber('eventThread', thMap);
+      renumber('eventStack', stMap);
+      renumber('eventState', sMap);
+      renumber('eventSubject', sMap);
+      renumber('eventPeer', thMap);
+      src.pos = end;
+      return;
+    }
     // Column by column: each loop reads one column of the piece and writes one of the output,
     // small enough to stay inlined and sequential in memory; a column the piece holds as one
     // value is filled.
@@ -278,7 +327,10 @@ export class Merger {
   }
 
   private output(): EventColumns {
-    return (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(this.reserved)])) as EventColumns);
+    const n = this.reserved;
+    // (A typed array's constructor takes a SharedArrayBuffer as it takes an ArrayBuffer.)
+    const make = (T: (typeof eventColumns)[keyof EventColumns]) => (this.shared ? new T(new SharedArrayBuffer(n * T.BYTES_PER_ELEMENT) as unknown as ArrayBuffer) : new T(n));
+    return (this.out ??= Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, make(T)])) as EventColumns);
   }
 
   /** The merged columns; ranges a source did not fill (a damaged chunk) are closed up. */

@@ -73,7 +73,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
  * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
  * `pieceRows` small makes the rows stream in many pieces.
  */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number): Session {
+export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number, shared = false): Session {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
@@ -91,7 +91,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
     return {
       size: end - base,
       count: async (onProgress, onShape) => (counted = await countGroup(make, source, onProgress, onShape)),
-      rows: (types, expected, onProgress, onPiece, chunks, threads) =>
+      rows: (types, expected, onProgress, onPiece, chunks, threads, into) =>
         rowsGroup(
           make,
           source,
@@ -104,14 +104,16 @@ export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pie
           },
           pieceRows,
           chunks,
-          { buffers, memory },
+          { buffers, memory, into: into && { ...into } },
           mostRowsInAChunk(counted, types, chunks),
           threads,
         ),
       buffers,
     };
   });
-  return new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);
+  const session = new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);
+  session.sharedColumns = shared;
+  return session;
 }
 
 /**

@@ -41,7 +41,8 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
       (part, last) => post({ kind: last ? 'rows' : 'piece', id: req.id, part }, transferables(part)),
       undefined,
       req.chunks,
-      { buffers, memory },
+      // (A copy: the position moves on as pieces are placed.)
+      { buffers, memory, into: req.into && { ...req.into } },
       mostRowsInAChunk(counted, req.types, req.chunks),
       req.threads,
     );

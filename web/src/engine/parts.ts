@@ -281,12 +281,30 @@ export interface PartColumns {
    * merger fills them instead of copying. Never the start or offset column (`pieceRows`).
    */
   constant?: Partial<Record<EventColumn, number>>;
+  /**
+   * Rows of a piece already written into the page's shared columns (SharedInto), at its source's
+   * next position, as the decoder numbers them: its event columns are empty, and the page
+   * renumbers the rows where they are.
+   */
+  placed?: number;
   description: Description;
 }
 
+/**
+ * The page's event columns as shared memory (EVENT_COLUMNS order), when the page is
+ * cross-origin isolated, and the rows [at, end) one decoder writes into them: a piece goes out
+ * of wasm memory once, straight to where the page keeps it (each memory page first written by a
+ * decoder, in parallel), and the page only renumbers it.
+ */
+export interface SharedInto {
+  columns: SharedArrayBuffer[];
+  at: number;
+  end: number;
+}
+
 /** Rows of a part or piece (its offset column is never held as a constant). */
-export function pieceRows(p: Pick<PartColumns, 'eventOffset'>): number {
-  return p.eventOffset.length;
+export function pieceRows(p: Pick<PartColumns, 'eventOffset' | 'placed'>): number {
+  return p.placed ?? p.eventOffset.length;
 }
 
 /** The typed arrays of a part, for a transfer list. */
@@ -314,6 +332,9 @@ const EVENT_COLUMNS = [
 ] as const;
 
 export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
+
+/** The event columns' names, in the order of the wasm Parser's `eventColumnAt` (and of SharedInto's columns). */
+export const EVENT_COLUMN_NAMES: EventColumn[] = EVENT_COLUMNS.map(([k]) => k);
 
 /** The buffers of a piece's event columns, in EVENT_COLUMNS order (for `EventBuffers.give`). */
 export function eventBuffers(p: PartColumns): ArrayBuffer[] {
@@ -430,6 +451,36 @@ export class EventBuffers {
     this.out++;
     return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant };
   }
+
+  /**
+   * The event rows `p` holds since its last piece, copied out of wasm `memory` into the page's
+   * shared columns at `into.at` (which moves on past them); a column whose rows all hold one value
+   * is filled with it and named in `constant`. More rows than the range holds is an error, and
+   * nothing is written: the range after it is another decoder's.
+   */
+  place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed'> {
+    const n = p.pendingRows();
+    if (into.at + n > into.end) throw new Error(`A decoder read more rows than its count pass found (${into.at + n - into.end} more).`);
+    const out = {} as Record<string, ArrayBufferView>;
+    const constant: Partial<Record<EventColumn, number>> = {};
+    EVENT_COLUMNS.forEach(([name, T], k) => {
+      // (A typed array's constructor takes a SharedArrayBuffer as it takes an ArrayBuffer.)
+      const to = new T(into.columns[k] as unknown as ArrayBuffer, into.at * T.BYTES_PER_ELEMENT, n);
+      out[name] = new T(0);
+      const one = n > 1 ? p.eventColumnOne(k) : undefined;
+      if (one !== undefined) {
+        constant[name] = one;
+        to.fill(one);
+        this.constants++;
+        return;
+      }
+      // The pointer first: making a column can grow wasm memory, which detaches the buffer read before it.
+      const at = p.eventColumnAt(k);
+      to.set(new T(memory.buffer, at, n));
+    });
+    into.at += n;
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n };
+  }
 }
 
 /** The wasm Parser's surface that decoding needs (keeps this module free of the glue). */
@@ -493,9 +544,11 @@ export interface WasmSparseChunk {
 
 /** The rows since the last piece and the dictionary rows new since then; the event columns
  * through `events` when given (buffers reused piece to piece), else in new arrays. */
-export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory: WebAssembly.Memory }): PartColumns {
+export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto }): PartColumns {
   const rows = events
-    ? events.buffers.read(p, events.memory)
+    ? events.into
+      ? events.buffers.place(p, events.memory, events.into)
+      : events.buffers.read(p, events.memory)
     : {
         eventType: p.eventType(),
         eventStart: p.eventStart(),
@@ -813,7 +866,7 @@ export async function rowsGroup(
   onPiece: (piece: PartColumns, last: boolean) => void,
   pieceRows = PIECE_ROWS,
   chunks?: number[],
-  events?: { buffers: EventBuffers; memory: WebAssembly.Memory },
+  events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto },
   chunkRows = 0,
   threads?: ThreadOverrides,
 ): Promise<void> {

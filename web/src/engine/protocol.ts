@@ -4,20 +4,21 @@
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
  *   count {id, hold}  ─▶ (progress | shape)* ─▶ counted {description}   (shape: the bins so far)
- *   rows {id, types, chunks?, threads?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred)
+ *   rows {id, types, chunks?, threads?, into?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred;
+ *                                                     with into, the rows written to the page's shared columns)
  *   event {id, chunk, offset, threads?} ─▶ fields {json}
  *   table {id, type, threads?}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  *   recycle {buffers}                               (no answer: a merged piece's event column
  *                                                     buffers, for the next pieces to reuse)
  */
-import type { Description, PartColumns, ShapeBins, ThreadOverrides } from './parts';
+import type { Description, PartColumns, ShapeBins, SharedInto, ThreadOverrides } from './parts';
 import type { TablePart } from './type-table';
 import type { ChunkSpan } from './layout';
 
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number; hold?: number }
-  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ThreadOverrides }
+  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ThreadOverrides; into?: SharedInto }
   | { kind: 'event'; id: number; chunk: number; offset: number; threads?: ThreadOverrides }
   | { kind: 'table'; id: number; type: string; threads?: ThreadOverrides }
   | { kind: 'recycle'; buffers: ArrayBuffer[] };

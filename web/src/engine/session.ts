@@ -20,7 +20,7 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { chunkJvms, decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type ThreadOverrides } from './parts';
+import { chunkJvms, decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
 import { mergeShapes } from './shape';
 import { chainRuns, type ChunkSpan } from './layout';
 import { Merger, mergeDescriptions, type PartData } from './merge';
@@ -42,6 +42,7 @@ export interface GroupDecoder {
     onPiece: (piece: PartColumns, last: boolean) => void,
     chunks?: number[],
     threads?: ThreadOverrides,
+    into?: SharedInto,
   ): Promise<void>;
 }
 
@@ -233,6 +234,11 @@ export class Session {
   layoutErrors: Description['errors'] = [];
   /** Of several files joined: their joined layout (each span's file), whose runs of chunks the JDK reads as one (layout.ts chainRuns) chain their threads apart; unset, every chunk is one run. */
   joined: ChunkSpan[] | undefined = undefined;
+  /**
+   * Decoders write their rows straight into the page's columns, in shared memory (set before
+   * `open`; the page must be cross-origin isolated), instead of handing them over in pieces to copy.
+   */
+  sharedColumns = false;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
 
@@ -343,7 +349,7 @@ export class Session {
       const names = d.types.map((t) => t.name);
       // One merger for every round: the columns decoded so far index its dictionaries, so they
       // are copied in as they are, and only the new rows' strings, frames and stacks are merged.
-      const merger = (this.merger ??= new Merger(names));
+      const merger = (this.merger ??= new Merger(names, this.sharedColumns));
       const round = merger.next();
       // A new window of a type replaces its rows.
       const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
@@ -370,6 +376,7 @@ export class Session {
             },
             window?.chunks[i],
             this.threads[i],
+            merger.shared ? merger.into(sources[i]) : undefined,
           ),
         ),
       );

@@ -82,11 +82,12 @@ function check(p: Profile, file: string, type: string): number {
 }
 
 describe.skipIf(!existsSync(cli))('rows streamed in pieces', () => {
-  it('hold, row by row, what the CLI reads of each event: the first round and picked types', async () => {
+  // Handed to the page to copy, or written by the decoders straight into shared columns.
+  it.each([['handed over', false], ['written into shared columns', true]])('hold, row by row, what the CLI reads of each event: the first round and picked types (%s)', async (_, shared) => {
     const file = join(root, 'fixtures/jdk17-profile.jfr');
     const bytes = new Uint8Array(readFileSync(file));
     // Two groups, pieces of about 64 rows: most pieces hold some columns as one value.
-    const session = sessionInNode(bytes, 2, undefined, 64, undefined, 0);
+    const session = sessionInNode(bytes, 2, undefined, 64, undefined, 0, shared);
     // The parks' view first: the CPU samples (one state, mostly) come with a pick, numbered by
     // a decoder that starts afresh while the page's strings already hold the first round's.
     const opened = await session.open((types) => firstView(types, 'jdk.ThreadPark'), () => {});
@@ -102,5 +103,6 @@ describe.skipIf(!existsSync(cli))('rows streamed in pieces', () => {
     // Some columns went as one value (the type, a weight of 1, no peer): that path was taken.
     const held = session.groups as unknown as { buffers: { constants: number } }[];
     expect(held.reduce((a, g) => a + g.buffers.constants, 0)).toBeGreaterThan(0);
+    expect(p.events.thread.buffer instanceof SharedArrayBuffer).toBe(shared);
   });
 });

@@ -46,14 +46,15 @@ function rowsPerType(p: Profile): number[] {
 
 /**
  * Open lazily with no row budget (only the first stack type's rows), then load the rest; rows
- * stream in pieces of 1000 (a piece ends with a chunk), each with only its new dictionary rows.
+ * stream in pieces of 1000 (a piece ends with a chunk), each with only its new dictionary rows;
+ * `shared`: written by the decoders straight into shared columns (a cross-origin isolated page).
  */
-async function lazily(bytes: Uint8Array): Promise<Profile> {
-  const first = await sessionInNode(bytes, 2, 0, 1000).open([], () => {});
+async function lazily(bytes: Uint8Array, shared = false): Promise<Profile> {
+  const first = await sessionInNode(bytes, 2, 0, 1000, undefined, undefined, shared).open([], () => {});
   expect(first.events.length).toBe(0);
   const want = first.eventTypes.find((t) => t.hasStack && t.count > 0 && t.deferred);
   if (!want) return first;
-  const session = sessionInNode(bytes, 2, 0, 1000);
+  const session = sessionInNode(bytes, 2, 0, 1000, undefined, undefined, shared);
   const opened = await session.open([want.name], () => {});
   const wi = opened.eventTypes.findIndex((t) => t.name === want.name);
   expect(opened.eventTypes[wi].deferred).toBe(false);
@@ -61,6 +62,8 @@ async function lazily(bytes: Uint8Array): Promise<Profile> {
   const rest = opened.eventTypes.filter((t) => t.deferred).map((t) => t.name);
   const all = await session.load(rest, () => {});
   expect(all.eventTypes.filter((t) => t.deferred)).toEqual([]);
+  // The columns are where the decoders wrote them (a piece's own are never kept).
+  if (all.events.length > 0) expect(all.events.start.buffer instanceof SharedArrayBuffer).toBe(shared);
   return all;
 }
 
@@ -85,17 +88,21 @@ describe.skipIf(!existsSync(cli))('wasm agrees with the native CLI', () => {
       const whole = decodeInNode(bytes, 1);
       const split = decodeInNode(bytes, 3);
       const lazy = await lazily(bytes);
+      const placed = await lazily(bytes, true);
       const cliCounts = run(['summary', file]).trimEnd();
       expect(counts(whole)).toBe(cliCounts);
       expect(counts(split)).toBe(cliCounts);
       expect(counts(lazy)).toBe(cliCounts);
+      expect(counts(placed)).toBe(cliCounts);
       const byName = (p: Profile) => {
         const n = rowsPerType(p);
         return Object.fromEntries(p.eventTypes.map((t, i) => [t.name, n[i]]));
       };
       expect(byName(lazy)).toEqual(byName(whole));
+      expect(byName(placed)).toEqual(byName(whole));
       expect(messages(lazy)).toEqual(messages(whole));
-      for (const p of [whole, split, lazy]) {
+      expect(messages(placed)).toEqual(messages(whole));
+      for (const p of [whole, split, lazy, placed]) {
         p.eventTypes.forEach((t, i) => {
           if (!t.hasStack || t.count === 0) return;
           const want = run(['collapse', file, '--event', t.name]).split('\n').filter((l) => l.length > 0).sort(byCodeUnit);
@@ -112,14 +119,17 @@ describe('a lazy load of a damaged recording', () => {
     it(`keeps the rows and errors of a full decode: ${file.slice(root.length + 1)}`, async () => {
       const bytes = new Uint8Array(readFileSync(file));
       const whole = decodeInNode(bytes, 1);
-      const lazy = await lazily(bytes);
       const byName = (p: Profile) => {
         const n = rowsPerType(p);
         return Object.fromEntries(p.eventTypes.map((t, i) => [t.name, [t.count, n[i]]]));
       };
-      expect(byName(lazy)).toEqual(byName(whole));
-      expect(messages(lazy)).toEqual(messages(whole));
-      expect(lazy.info.errors.length).toBeGreaterThan(0);
+      // Handed over in pieces, and written straight into shared columns.
+      for (const shared of [false, true]) {
+        const lazy = await lazily(bytes, shared);
+        expect(byName(lazy)).toEqual(byName(whole));
+        expect(messages(lazy)).toEqual(messages(whole));
+        expect(lazy.info.errors.length).toBeGreaterThan(0);
+      }
     });
   }
 });
