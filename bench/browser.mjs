@@ -10,7 +10,8 @@
 //   A folder (a JFR repository: tools/synth/synth.mjs day DIR) is given to "Open folder", several
 //   files to "Open recording" together; either opens as one recording. On 2 GiB or more, or
 //   several files, the time to the whole recording's overview is a goal of its own (< 5 s).
-//   RUNS=n opens; ROW_BUDGET=n rows the first round decodes at most; PICK=type|none; TYPES=a,b to measure those types' views too; PORT=p for the static server
+//   RUNS=n opens; ROW_BUDGET=n rows the first round decodes at most; SHARED=off rows handed over in pieces (as on a page not
+//   cross-origin isolated) instead of written into shared columns; PICK=type|none; TYPES=a,b to measure those types' views too; PORT=p for the static server
 //   (default 4190); FILTER=a,b the two frame names typed into the stack filter (default: two
 //   names from the opened type's flame graph); PEER=speedscope to end with speedscope opening the
 //   same file (bench/speedscope.mjs, served on PORT+1) and the ratio of its time and memory to
@@ -140,6 +141,8 @@ async function openOnce() {
   await page.goto(`http://127.0.0.1:${port}/${process.env.EVENT ? `?v=2&event=${encodeURIComponent(process.env.EVENT)}` : ''}`);
   // ROW_BUDGET=n: the rows the first round may decode (the page's jfrscope:rowBudget setting).
   if (process.env.ROW_BUDGET) await page.evaluate((n) => localStorage.setItem('jfrscope:rowBudget', n), process.env.ROW_BUDGET);
+  // SHARED=off: rows handed to the page in pieces, as on a page that is not cross-origin isolated (jfrscope:sharedColumns).
+  await page.evaluate((s) => (s === 'off' ? localStorage.setItem('jfrscope:sharedColumns', 'off') : localStorage.removeItem('jfrscope:sharedColumns')), process.env.SHARED ?? 'on');
   let heap = 0;
   let sampling = true;
   const sampler = (async () => {
