@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser. The app is built first (npm run build) and
 // served from dist/ by a plain static server; with BASE=/jfrscope/ under a sub-path, as GitHub
-// Pages serves it. A second server on another origin (port + 1, CORS) stands in for "some
+// Pages serves it, and with PAGES=1 without the build's headers, as GitHub Pages sends none. A second server on another origin (port + 1, CORS) stands in for "some
 // other site" holding a recording for ?url=.
 const base = process.env.BASE ?? '/';
 const port = Number(process.env.PORT ?? 4173);
@@ -34,7 +34,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node e2e/static-server.mjs dist ${port} ${base}`,
+      command: `node e2e/static-server.mjs dist ${port} ${base}${process.env.PAGES ? ' --pages' : ''}`,
       url: `http://127.0.0.1:${port}${base}`,
       reuseExistingServer: false,
       timeout: 60_000,

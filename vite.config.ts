@@ -60,6 +60,10 @@ export default defineConfig({
     react(),
     csp(),
     VitePWA({
+      // Our own worker (web/src/sw.ts, workbox): it adds the isolation headers to what it serves.
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
       registerType: 'prompt',
       injectRegister: false,
       includeAssets: ['icon.svg', 'icon-32.png'],
@@ -79,26 +83,10 @@ export default defineConfig({
         ],
         file_handlers: [{ action: '.', accept: { 'application/octet-stream': ['.jfr', '.gz'], 'application/gzip': ['.gz'] } }],
       } as Record<string, unknown>,
-      workbox: {
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,wasm,png,svg,jfr,webmanifest}'],
-        // The SQL view's DuckDB (about 34 MB of wasm, its worker and its code) and the Parquet
-        // writer (5 MB) are not precached on the first visit: they are cached the first time
-        // they are used (below), and from then on served from the cache, offline too.
         globIgnores: ['**/duckdb-*', '**/parquet_wasm_bg-*', '**/sql-*.js'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-        navigateFallback: 'index.html',
-        runtimeCaching: [
-          {
-            // Hashed file names: a cached copy is never stale, a new build names new files.
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/assets\/(duckdb-|parquet_wasm_bg-|sql-)[^/]*$/.test(url.pathname),
-            handler: 'CacheFirst',
-            options: {
-              cacheName: 'jfrscope-sql',
-              expiration: { maxEntries: 16 },
-              cacheableResponse: { statuses: [200] },
-            },
-          },
-        ],
       },
     }),
   ],

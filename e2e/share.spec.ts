@@ -113,14 +113,20 @@ test('no request leaves the origin during a whole visit', async ({ page, context
 
 test('works offline once loaded (service worker), with the example and a dropped file', async ({ page, context }) => {
   await page.goto('./');
+  // Cross-origin isolated (shared memory for the decoders) when the server says so; GitHub Pages
+  // (PAGES) sends no headers: the first visit is not.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(!process.env.PAGES);
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
   // The first visit's page is not yet controlled; reload so the worker serves it.
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  // The service worker's responses say so themselves, wherever the page is served from.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await context.setOffline(true);
   await page.reload();
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await page.getByRole('button', { name: 'Open example' }).click();
   await expect(page.getByRole('status')).toContainText('selected');
   await page.getByLabel('Open recording').setInputFiles(resolve(root, 'fixtures/jdk17-multichunk.jfr'));

@@ -1,12 +1,14 @@
 // A plain static file server for the production build, as GitHub Pages serves it: files under
 // a base path, correct types (application/wasm), and the headers DIR/_headers gives every path
-// (`/*`, as Netlify and Cloudflare Pages read it: the Content-Security-Policy), nothing else.
-//   node e2e/static-server.mjs DIR PORT BASE [CORS]
+// (`/*`, as Netlify and Cloudflare Pages read it: the Content-Security-Policy, cross-origin
+// isolation), nothing else; with --pages none of them, as GitHub Pages sends none.
+//   node e2e/static-server.mjs DIR PORT BASE [CORS] [--pages]
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 
-const [dir, port, base = '/', cors] = process.argv.slice(2);
+const pages = process.argv.includes('--pages');
+const [dir, port, base = '/', cors] = process.argv.slice(2).filter((a) => a !== '--pages');
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -34,7 +36,7 @@ function headersFile(file) {
   }
   return out;
 }
-const fixed = headersFile(join(dir, '_headers'));
+const fixed = pages ? {} : headersFile(join(dir, '_headers'));
 
 createServer((req, res) => {
   for (const [k, v] of Object.entries(fixed)) res.setHeader(k, v);

@@ -37,7 +37,8 @@ npm run test:e2e
 
 step "web: the production build under a sub-path (as on GitHub Pages), from a plain static server"
 BASE=/jfrscope/ npm run build
-BASE=/jfrscope/ PORT=4183 npx playwright test e2e/story.spec.ts e2e/share.spec.ts -g "hunt|offline|url="
+# (PAGES: the server sends no headers, as GitHub Pages; the service worker isolates the page.)
+BASE=/jfrscope/ PAGES=1 PORT=4183 npx playwright test e2e/story.spec.ts e2e/share.spec.ts -g "hunt|offline|url="
 npm run build   # leave dist/ as the root build
 
 echo
