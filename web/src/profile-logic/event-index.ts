@@ -674,7 +674,6 @@ function computeReach(profile: Profile, list: Int32Array): Reach {
   // While the list is its own track: the merged positions, and the spans' lengths summed as
   // each span closes (a span is closed by the next one's first event, or the list's end).
   const most = Math.floor(n / MERGED_EVERY);
-  let own = true;
   let merged = new Int32Array(Math.min(most, 1024));
   let m = 0;
   const cum = new Float64Array((n >> CUM_SHIFT) + 1);
@@ -683,34 +682,45 @@ function computeReach(profile: Profile, list: Int32Array): Reach {
   let sa = 0;
   let se = 0;
   let max = -Infinity;
-  for (let k = 0; k < n; k++) {
-    const a = start[list[k]];
-    const d = duration[list[k]];
+  let k = 0;
+  // While the list is its own track, each event opens a span or is merged into the one open;
+  // the reach is kept at each block's last position.
+  for (; k < n; k++) {
+    const i = list[k];
+    const a = start[i];
+    const d = duration[i];
     const end = a + d;
-    if (own) {
-      if (!(d > 0)) own = false;
-      else if (a > max) {
-        if (k > 0) {
-          sum += se - sa;
-          spans++;
-        }
+    if (!(d > 0)) break;
+    if (a > max) {
+      if (k > 0) {
+        sum += se - sa;
+        spans++;
         if ((spans & (CUM_STEP - 1)) === 0) cum[spans >> CUM_SHIFT] = sum;
-        sa = a;
-        se = end;
-      } else if (k === 0 || m >= most) own = false;
-      else {
-        if (m === merged.length) {
-          const more = new Int32Array(Math.min(most, 2 * merged.length));
-          more.set(merged);
-          merged = more;
-        }
-        merged[m++] = k;
-        if (end > se) se = end;
       }
+      sa = a;
+      se = end;
+    } else if (k === 0 || m >= most) break;
+    else {
+      if (m === merged.length) {
+        const more = new Int32Array(Math.min(most, 2 * merged.length));
+        more.set(merged);
+        merged = more;
+      }
+      merged[m++] = k;
+      if (end > se) se = end;
     }
     if (end > max) max = end;
-    ends[k >> CUM_SHIFT] = max;
+    if ((k & (CUM_STEP - 1)) === CUM_STEP - 1) ends[k >> CUM_SHIFT] = max;
   }
+  const own = k === n;
+  // The rest (a list that is not its own track): the reach alone.
+  for (; k < n; k++) {
+    const i = list[k];
+    const end = start[i] + duration[i];
+    if (end > max) max = end;
+    if ((k & (CUM_STEP - 1)) === CUM_STEP - 1) ends[k >> CUM_SHIFT] = max;
+  }
+  if (n & (CUM_STEP - 1)) ends[ends.length - 1] = max;
   if (!own) return { list, disjoint: false, merged: null, cum: null, ends, start, duration };
   if (n > 0) {
     sum += se - sa;
