@@ -263,8 +263,9 @@ export class WorkerGroup implements GroupDecoder {
           return;
         }
         // Merged (copied into the page's columns): its event columns' buffers go back to the
-        // worker for its next pieces (a piece placed in shared columns has none).
-        if (m.part.placed === undefined) this.recycle(m.part);
+        // worker for its next pieces (a piece placed in shared columns has none: the message
+        // says it is merged, so a decoder never runs far ahead of a page busy numbering stacks).
+        this.recycle(m.part);
         return;
       }
       this.pending.delete(m.id);

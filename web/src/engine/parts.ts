@@ -479,6 +479,8 @@ export class EventBuffers {
       to.set(new T(memory.buffer, at, n));
     });
     into.at += n;
+    // Out until the page has renumbered it (`give`), as a piece handed over is until merged.
+    this.out++;
     return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n };
   }
 }
