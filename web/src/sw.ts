@@ -21,9 +21,15 @@ const sw = self as unknown as {
 /** Statuses whose response has no body, which a Response cannot be made with. */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * The page and its workers' scripts: what decides whether they are isolated. Every other
+ * response is served as cached (a rebuilt one would lose the browser's cache of compiled code).
+ */
+const ISOLATES = new Set(['document', 'worker', 'sharedworker']);
+
 const isolated: WorkboxPlugin = {
-  handlerWillRespond: async ({ response }) => {
-    if (response.type === 'opaque' || response.type === 'opaqueredirect' || NO_BODY.has(response.status)) return response;
+  handlerWillRespond: async ({ request, response }) => {
+    if (!ISOLATES.has(request.destination) || response.type === 'opaque' || response.type === 'opaqueredirect' || NO_BODY.has(response.status)) return response;
     const headers = new Headers(response.headers);
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     headers.set('Cross-Origin-Embedder-Policy', 'require-corp');

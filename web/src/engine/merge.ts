@@ -341,7 +341,11 @@ export class Merger {
       if (s.start !== total) for (const a of Object.values(out)) a.copyWithin(total, s.start, s.pos);
       total += s.pos - s.start;
     }
-    const events = Object.fromEntries(Object.entries(out).map(([k, a]) => [k, total === a.length ? a : a.slice(0, total)])) as EventColumns;
+    // Rows a damaged chunk did not give: a view of the rows there are when they are few (a copy of
+    // every column costs more than their room, and keeps shared columns shared), else a copy.
+    const fit = <A extends { length: number; subarray(a: number, b: number): A; slice(a: number, b: number): A }>(a: A) =>
+      total === a.length ? a : a.length - total <= a.length >> 3 ? a.subarray(0, total) : a.slice(0, total);
+    const events = Object.fromEntries(Object.entries(out).map(([k, a]) => [k, fit(a)])) as EventColumns;
     return {
       // A copy: a later set's strings are added to the merger's own list.
       strings: this.strings.slice(),

@@ -1,8 +1,8 @@
 /** mergeParts: each part's dictionaries renumbered into one; markers in index columns kept. */
 import { describe, expect, it } from 'vitest';
 import { STACK_LOST } from '../../columns/profile';
-import { mergeParts } from '../merge';
-import type { Description, PartColumns } from '../parts';
+import { Merger, mergeParts } from '../merge';
+import { EventBuffers, type Description, type PartColumns, type WasmParser } from '../parts';
 
 /** A part with one thread and one frame `name`, a stack per frame list, and events on `stacks`. */
 function part(strings: string[], stackFrames: number[], stackPrefix: number[], stacks: number[], extra: Partial<Description['info']> = {}): PartColumns {
@@ -57,5 +57,74 @@ describe('mergeParts', () => {
     for (const s of m.eventStack) expect(s === -1 || s === STACK_LOST || (s >= 0 && s < m.stackFrame.length)).toBe(true);
     expect(m.description.info.stacksLost).toBe(2);
     expect(m.description.info.dataEndNs).toBe('9000000');
+  });
+});
+
+/**
+ * The same pieces, handed over (copied) or written by their decoder into shared columns first
+ * (placed, in its own numbering, constants filled raw), give the same merged columns; a source
+ * that gives fewer rows than counted (a damaged chunk) closes up either way.
+ */
+describe('Merger with shared columns', () => {
+  const names = ['jdk.ExecutionSample'];
+  const columns = ['eventType', 'eventStart', 'eventDuration', 'eventThread', 'eventStack', 'eventWeight', 'eventState', 'eventSubject', 'eventValue', 'eventPeer', 'eventOffset'] as const;
+  // Source a: two pieces, the second with only its new dictionary rows; source b numbers its own.
+  const a1 = part(['', 'worker', 'main', 'work'], [0, 1], [-1, 0], [1, -1, 0]);
+  const a2 = { ...part([], [], [], [0, STACK_LOST, 1]), threadName: new Uint32Array(0), threadOsId: new Float64Array(0), threadJavaId: new Float64Array(0), threadVirtual: new Uint8Array(0) };
+  a2.eventSubject = Int32Array.of(3, -1, 2);
+  const b = part(['', 'worker', 'other', 'main', 'work'], [0, 1, 2], [-1, -1, 1], [STACK_LOST, 2, -1, 0]);
+  b.eventState = Int32Array.of(2, 2, 2, 2);
+  // One value in every row of a column: sent as that value (its array empty).
+  const one = (p: PartColumns, k: 'eventState' | 'eventWeight', v: number) => ({ ...p, [k]: k === 'eventState' ? new Int32Array(0) : new Float64Array(0), constant: { ...p.constant, [k]: v } });
+  const pieces: [number, PartColumns][] = [[0, a1], [1, b], [0, one(a2, 'eventWeight', 1)]];
+  pieces[1][1] = one(b, 'eventState', 2);
+  const rows = (p: PartColumns) => p.eventOffset.length;
+
+  function merged(shared: boolean, counted: number[]) {
+    const m = new Merger(names, shared);
+    const sources = counted.map((n) => m.source(n));
+    const into = shared ? sources.map((s) => m.into(s)) : [];
+    for (const [k, p] of pieces) {
+      const types = p.description.types.map((t) => t.name);
+      if (!shared) {
+        m.add(sources[k], p, types);
+        continue;
+      }
+      // As a decoder does: its rows written raw at its next position, constants filled.
+      const n = rows(p);
+      const at = into[k].at;
+      columns.forEach((c, j) => {
+        const T = { eventType: Uint16Array, eventStart: Float64Array, eventDuration: Float32Array, eventWeight: Float64Array, eventValue: Float64Array, eventOffset: Float64Array }[c as string] ?? Int32Array;
+        const to = new T(into[k].columns[j] as unknown as ArrayBuffer, at * T.BYTES_PER_ELEMENT, n);
+        const v = p.constant?.[c];
+        if (v !== undefined) to.fill(v);
+        else to.set(p[c] as never);
+      });
+      into[k].at += n;
+      m.add(sources[k], { ...p, ...Object.fromEntries(columns.map((c) => [c, new Int32Array(0)])), placed: n }, types);
+    }
+    return m.finish();
+  }
+
+  for (const counted of [[6, 4], [7, 4]]) {
+    it(`gives the columns of the copied pieces${counted[0] > 6 ? ', a source one row short closed up' : ''}`, () => {
+      const copied = merged(false, counted);
+      const placed = merged(true, counted);
+      expect(copied.eventOffset.length).toBe(10);
+      for (const c of columns) expect([c, Array.from(placed[c])]).toEqual([c, Array.from(copied[c])]);
+      expect([placed.strings, Array.from(placed.stackFrame), Array.from(placed.stackPrefix)]).toEqual([copied.strings, Array.from(copied.stackFrame), Array.from(copied.stackPrefix)]);
+      // Still the shared memory the decoders wrote (a short source leaves a view, not a copy).
+      expect(placed.eventStack.buffer instanceof SharedArrayBuffer).toBe(true);
+      expect(copied.eventStack.buffer instanceof SharedArrayBuffer).toBe(false);
+    });
+  }
+
+  it('has a decoder refuse rows past its range, writing none: the rows after it are another decoder’s', () => {
+    const m = new Merger(names, true);
+    const into = m.into(m.source(2));
+    const decoder = { pendingRows: () => 3 } as unknown as WasmParser;
+    expect(() => new EventBuffers().place(decoder, new WebAssembly.Memory({ initial: 1 }), into)).toThrow(/more rows than its count pass found \(1 more\)/);
+    expect(into.at).toBe(0);
+    expect(Array.from(new Float64Array(into.columns[10]))).toEqual([0, 0]);
   });
 });
