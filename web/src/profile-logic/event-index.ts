@@ -582,33 +582,32 @@ export function spanCount(r: Reach): number {
   return r.list.length - r.merged!.length;
 }
 
-/** Position of the first event of span j of a list that is its own track. */
-export function spanPos(r: Reach, j: number): number {
-  const m = r.merged!;
-  if (m.length === 0) return j;
-  // merged[i] − i spans begin before merged[i] (ascending): those of span j or before precede its first event.
+/**
+ * How many merged positions m[i] have m[i] − step · i ≤ x (ascending in i for step 0 and 1:
+ * m[i] − i counts the spans that begin before m[i]).
+ */
+function mergedUpTo(m: Int32Array, x: number, step: 0 | 1): number {
   let lo = 0;
   let hi = m.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (m[mid] - mid <= j) lo = mid + 1;
+    if (m[mid] - step * mid <= x) lo = mid + 1;
     else hi = mid;
   }
-  return j + lo;
+  return lo;
+}
+
+/** Position of the first event of span j of a list that is its own track. */
+export function spanPos(r: Reach, j: number): number {
+  const m = r.merged!;
+  // The events merged into span j or before precede its first event.
+  return m.length === 0 ? j : j + mergedUpTo(m, j, 1);
 }
 
 /** The span holding position k of a list that is its own track. */
 export function spanAt(r: Reach, k: number): number {
   const m = r.merged!;
-  if (m.length === 0) return k;
-  let lo = 0;
-  let hi = m.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (m[mid] <= k) lo = mid + 1;
-    else hi = mid;
-  }
-  return k - lo;
+  return m.length === 0 ? k : k - mergedUpTo(m, k, 0);
 }
 
 /**
