@@ -351,7 +351,6 @@ function rowSetting(key: 'rowBudget' | 'rowLimit'): number | undefined {
   }
 }
 
-/** A file's name as the user knows it (its path inside a folder that was picked or dropped). */
 /**
  * Whether decoders can write rows straight into the page's columns: shared memory, which the
  * browser gives a cross-origin isolated page only (served with COOP and COEP headers;
@@ -366,6 +365,7 @@ function sharedColumns(): boolean {
   }
 }
 
+/** A file's name as the user knows it (its path inside a folder that was picked or dropped). */
 function nameOf(f: Blob): string {
   if (!(f instanceof File)) return 'recording';
   return (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
