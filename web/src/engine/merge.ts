@@ -247,18 +247,19 @@ export class Merger {
     const base = src.pos;
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     const c = p.constant ?? {};
+    const missing = (k: number) => new Error(`Event type ${types[k]} has rows but is missing from the recording's description.`);
     if (p.placed !== undefined) {
       // Written where they go by the decoder, in its own numbering: renumbered where they are.
       const end = base + n;
       if (c.eventType !== undefined) {
         const ty = tyMap[c.eventType] ?? -1;
-        if (ty < 0) throw new Error(`Event type ${types[c.eventType]} has rows but is missing from the recording's description.`);
+        if (ty < 0) throw missing(c.eventType);
         out.eventType.fill(ty, base, end);
       } else {
         const ty = out.eventType;
         for (let i = base; i < end; i++) {
           const t = tyMap[ty[i]] ?? -1;
-          if (t < 0) throw new Error(`Event type ${types[ty[i]]} has rows but is missing from the recording's description.`);
+          if (t < 0) throw missing(ty[i]);
           ty[i] = t;
         }
       }
@@ -280,19 +281,19 @@ export class Merger {
     // value is filled.
     const fromType = p.eventType;
     const toType = out.eventType;
-    let missing = -1;
+    let absent = -1;
     if (c.eventType !== undefined) {
       const ty = tyMap[c.eventType] ?? -1;
-      if (ty < 0) missing = c.eventType;
+      if (ty < 0) absent = c.eventType;
       toType.fill(ty, base, base + n);
     } else {
       for (let i = 0; i < n; i++) {
         const ty = tyMap[fromType[i]];
-        if (ty < 0) missing = fromType[i];
+        if (ty < 0) absent = fromType[i];
         toType[base + i] = ty;
       }
     }
-    if (missing >= 0) throw new Error(`Event type ${types[missing]} has rows but is missing from the recording's description.`);
+    if (absent >= 0) throw missing(absent);
     const index = (k: 'eventThread' | 'eventStack' | 'eventState' | 'eventSubject' | 'eventPeer', map: Int32Array) => {
       const v = c[k];
       if (v === undefined) remapColumn(out[k], base, p[k], map);
