@@ -36,6 +36,8 @@ export interface EventTypeInfo {
   hasStack: boolean;
   /** Its events are counted but their rows are not in the events table yet (a lazy load). */
   deferred: boolean;
+  /** None of its rows holds a thread state (known as they were decoded; absent: not known). */
+  noStates?: boolean;
   /**
    * Too many to hold whole: only the rows of the chunks overlapping this time window (ms since
    * the recording's start) are in the events table, `rows` of `count`.

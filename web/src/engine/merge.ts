@@ -12,7 +12,7 @@
  * rows are grouped by round.
  */
 import { PrefixTree, TupleIds } from '../columns/ids';
-import { EVENT_COLUMN_NAMES, pieceRows, type Description, type PartColumns, type SharedInto, type TypeRow } from './parts';
+import { EVENT_COLUMN_NAMES, joinExtents, pieceRows, rowsExtent, type Description, type PartColumns, type RowsExtent, type SharedInto, type TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
 export type PartData = Omit<PartColumns, 'description'>;
@@ -151,6 +151,13 @@ export class Merger {
   private readonly sources: Source[] = [];
   private reserved = 0;
   private out: EventColumns | null = null;
+  /** The extent of the rows of the set being made, so far. */
+  private extent: RowsExtent = { end: -Infinity, stacksLost: 0 };
+  /**
+   * Per event type: 1 once a row of it held a thread state, 0 while none has (noteStates): kept
+   * from set to set, as the dictionaries are (so 1 may outlive a window's rows that held one).
+   */
+  private states: Uint8Array;
   /** Which set of columns is being made (see next): a piece of an older one has nowhere to go. */
   round = 0;
 
@@ -163,6 +170,7 @@ export class Merger {
     readonly shared = false,
   ) {
     this.typeIdx = new Map(typeNames.map((n, i) => [n, i]));
+    this.states = new Uint8Array(typeNames.length);
     this.intern('');
   }
 
@@ -186,6 +194,7 @@ export class Merger {
     this.sources.length = 0;
     this.reserved = 0;
     this.out = null;
+    this.extent = { end: -Infinity, stacksLost: 0 };
     return this.round;
   }
 
@@ -248,6 +257,15 @@ export class Merger {
     if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     const c = p.constant ?? {};
     const missing = (k: number) => new Error(`Event type ${types[k]} has rows but is missing from the recording's description.`);
+    if (n > 0) {
+      // (Found by the decoder as it read the rows; else read here, where the rows are.)
+      const extent =
+        p.extent ??
+        (p.placed !== undefined
+          ? rowsExtent(out.eventStart, c.eventDuration ?? out.eventDuration, c.eventStack ?? out.eventStack, base, base + n)
+          : rowsExtent(p.eventStart, c.eventDuration ?? p.eventDuration, c.eventStack ?? p.eventStack, 0, n));
+      this.extent = joinExtents(this.extent, extent);
+    }
     if (p.placed !== undefined) {
       // Written where they go by the decoder, in its own numbering: renumbered where they are.
       const end = base + n;
@@ -273,6 +291,7 @@ export class Merger {
       renumber('eventState', sMap);
       renumber('eventSubject', sMap);
       renumber('eventPeer', thMap);
+      this.noteStates(out.eventType, c.eventState ?? out.eventState, base, end, base);
       src.pos = end;
       return;
     }
@@ -314,7 +333,23 @@ export class Merger {
     copy('eventWeight');
     copy('eventValue');
     copy('eventOffset');
+    this.noteStates(out.eventType, c.eventState ?? p.eventState, base, base + n, 0);
     src.pos += n;
+  }
+
+  /**
+   * Notes the types of rows [from, to) of the output (`types`, numbered already) that hold a
+   * thread state: `states` is the rows' state column from `at` (in any numbering: only "none"
+   * matters), or the one value they all hold. A piece of one type with no state costs nothing.
+   */
+  private noteStates(types: Uint16Array, states: Int32Array | number, from: number, to: number, at: number): void {
+    const seen = this.states;
+    if (typeof states === 'number') {
+      if (states < 0) return;
+      for (let i = from; i < to; i++) seen[types[i]] = 1;
+      return;
+    }
+    for (let i = from, k = at; i < to; i++, k++) if (states[k] >= 0) seen[types[i]] = 1;
   }
 
   /** Event rows of columns this merger made (in an earlier set): copied as they are. */
@@ -324,6 +359,7 @@ export class Merger {
     const base = src.pos;
     if (base + n > src.end) throw new Error(`${base + n - src.start} rows were added where ${src.end - src.start} were expected.`);
     for (const k of Object.keys(eventColumns) as (keyof EventColumns)[]) out[k].set(p[k], base);
+    this.extent = joinExtents(this.extent, rowsExtent(p.eventStart, p.eventDuration, p.eventStack, 0, n));
     src.pos += n;
   }
 
@@ -362,6 +398,8 @@ export class Merger {
       stackFrame: new Uint32Array(this.stacks.frameColumn().buffer),
       stackPrefix: this.stacks.prefixColumn(),
       ...events,
+      extent: this.extent,
+      statesIn: this.states.slice(),
     };
   }
 }

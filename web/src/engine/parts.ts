@@ -2,7 +2,7 @@
  * What one decoding pass (one worker, one group of chunks) hands back: plain typed arrays and
  * a JSON description, ready to be transferred between threads without copying.
  */
-import type { EventKind } from '../columns/profile';
+import { STACK_LOST, type EventKind } from '../columns/profile';
 import type { ChunkSpan } from './layout';
 
 export interface TypeRow {
@@ -287,7 +287,60 @@ export interface PartColumns {
    * renumbers the rows where they are.
    */
   placed?: number;
+  /** How far the rows reach and how many lost their stack, found as they were read (rowsExtent). */
+  extent?: RowsExtent;
+  /** Per event type (description order): 0 when none of its rows holds a thread state (Merger). */
+  statesIn?: Uint8Array;
   description: Description;
+}
+
+/** What the profile's summary needs of a set of rows (toProfile), found as the rows are read. */
+export interface RowsExtent {
+  /** The latest end, start + duration in ms since the recording's origin; -Infinity without rows. */
+  end: number;
+  /** Rows whose stack was lost (STACK_LOST). */
+  stacksLost: number;
+}
+
+/**
+ * The extent of rows [from, to) of these columns; a column a piece holds as one value is that
+ * number. A decoder finds it for each piece it reads, while the rows are fresh in its cache, so
+ * the page need not read every row again once a round is merged.
+ */
+export function rowsExtent(start: Float64Array, duration: Float32Array | number, stack: Int32Array | number, from: number, to: number): RowsExtent {
+  // One loop per column's form: a loop that takes either (an array or one number) costs several
+  // times as much per row.
+  const end = typeof duration === 'number' ? latestStart(start, from, to) + duration : latestEnd(start, duration, from, to);
+  const stacksLost = typeof stack === 'number' ? (stack === STACK_LOST ? to - from : 0) : lostStacks(stack, from, to);
+  return { end, stacksLost };
+}
+
+function latestEnd(start: Float64Array, duration: Float32Array, from: number, to: number): number {
+  let end = -Infinity;
+  for (let i = from; i < to; i++) {
+    const t = start[i] + duration[i];
+    end = t > end ? t : end;
+  }
+  return end;
+}
+
+function latestStart(start: Float64Array, from: number, to: number): number {
+  let end = -Infinity;
+  for (let i = from; i < to; i++) end = start[i] > end ? start[i] : end;
+  return end;
+}
+
+function lostStacks(stack: Int32Array, from: number, to: number): number {
+  // (A local: an imported binding read in the loop is a property load per row under some loaders.)
+  const marker = STACK_LOST;
+  let lost = 0;
+  for (let i = from; i < to; i++) lost += stack[i] === marker ? 1 : 0;
+  return lost;
+}
+
+/** Two extents as one. */
+export function joinExtents(a: RowsExtent, b: RowsExtent): RowsExtent {
+  return { end: Math.max(a.end, b.end), stacksLost: a.stacksLost + b.stacksLost };
 }
 
 /**
@@ -422,7 +475,7 @@ export class EventBuffers {
    * The event rows `p` holds since its last piece, copied out of wasm `memory`; a column whose
    * rows all hold one value (of two rows or more) is not copied but named in `constant`.
    */
-  read(p: WasmParser, memory: WebAssembly.Memory): Pick<PartColumns, EventColumn | 'constant'> {
+  read(p: WasmParser, memory: WebAssembly.Memory): Pick<PartColumns, EventColumn | 'constant' | 'extent'> {
     const n = p.pendingRows();
     const out = {} as Record<string, ArrayBufferView>;
     const constant: Partial<Record<EventColumn, number>> = {};
@@ -449,7 +502,8 @@ export class EventBuffers {
       out[name] = to;
     });
     this.out++;
-    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant };
+    const extent = rowsExtent(out.eventStart as Float64Array, constant.eventDuration ?? (out.eventDuration as Float32Array), constant.eventStack ?? (out.eventStack as Int32Array), 0, n);
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, extent };
   }
 
   /**
@@ -458,7 +512,7 @@ export class EventBuffers {
    * is filled with it and named in `constant`. More rows than the range holds is an error, and
    * nothing is written: the range after it is another decoder's.
    */
-  place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed'> {
+  place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'extent'> {
     const n = p.pendingRows();
     if (into.at + n > into.end) throw new Error(`A decoder read more rows than its count pass found (${into.at + n - into.end} more).`);
     const out = {} as Record<string, ArrayBufferView>;
@@ -478,10 +532,19 @@ export class EventBuffers {
       const at = p.eventColumnAt(k);
       to.set(new T(memory.buffer, at, n));
     });
+    // (Columns 1, 2 and 4: start, duration, stack.)
+    const column = (k: number) => into.columns[k] as unknown as ArrayBuffer;
+    const extent = rowsExtent(
+      new Float64Array(column(1), into.at * 8, n),
+      constant.eventDuration ?? new Float32Array(column(2), into.at * 4, n),
+      constant.eventStack ?? new Int32Array(column(4), into.at * 4, n),
+      0,
+      n,
+    );
     into.at += n;
     // Out until the page has renumbered it (`give`), as a piece handed over is until merged.
     this.out++;
-    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n };
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n, extent };
   }
 }
 
@@ -547,7 +610,7 @@ export interface WasmSparseChunk {
 /** The rows since the last piece and the dictionary rows new since then; the event columns
  * through `events` when given (buffers reused piece to piece), else in new arrays. */
 export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto }): PartColumns {
-  const rows = events
+  const rows: Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'extent'> = events
     ? events.into
       ? events.buffers.place(p, events.memory, events.into)
       : events.buffers.read(p, events.memory)
@@ -564,6 +627,7 @@ export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory
         eventPeer: p.eventPeer(),
         eventOffset: p.eventOffset(),
       };
+  rows.extent ??= rowsExtent(rows.eventStart, rows.eventDuration, rows.eventStack, 0, rows.eventStart.length);
   return {
     strings: p.strings(),
     threadName: p.threadName(),

@@ -127,6 +127,8 @@ function withoutType(c: PartData, type: number): PartData {
     eventValue: pick(c.eventValue),
     eventPeer: pick(c.eventPeer),
     eventOffset: pick(c.eventOffset),
+    // (Of rows some of which are gone.)
+    extent: undefined,
   };
 }
 

@@ -3,8 +3,8 @@
  * and typed-array views of the same buffers for profile-logic.
  */
 import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeData, makeVector, type Data } from 'apache-arrow';
-import { STACK_LOST, type Profile, type RecordingInfo } from '../columns/profile';
-import { decodable, type PartColumns } from './parts';
+import type { Profile, RecordingInfo } from '../columns/profile';
+import { decodable, rowsExtent, type PartColumns } from './parts';
 import { recordingShape } from './shape';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
@@ -91,12 +91,10 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
   // Where the data really ends: the parser's dataEndNs over the rows it decoded, and the rows
   // here (a lazy load's description comes from the count pass, which decodes none).
   let dataEnd = d.info.dataEndNs != null ? Number(BigInt(d.info.dataEndNs)) / 1e6 : -Infinity;
-  let stacksLost = 0;
-  for (let i = 0; i < c.eventStart.length; i++) {
-    const t = originMs + c.eventStart[i] + c.eventDuration[i];
-    if (t > dataEnd) dataEnd = t;
-    if (c.eventStack[i] === STACK_LOST) stacksLost++;
-  }
+  // Found as the rows were read, when they were (a pass over every row otherwise).
+  const extent = c.extent ?? rowsExtent(c.eventStart, c.eventDuration, c.eventStack, 0, c.eventStart.length);
+  if (extent.end > -Infinity) dataEnd = Math.max(dataEnd, originMs + extent.end);
+  const stacksLost = extent.stacksLost;
   const dataEndMs = dataEnd > -Infinity ? dataEnd : null;
   // A cut file's header claims the whole chunk: a damaged recording lasts as long as its data.
   const end = dataEndMs === null ? headerEnd : d.errors.length > 0 && dataEndMs < headerEnd ? dataEndMs : Math.max(headerEnd, dataEndMs);
@@ -138,7 +136,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       offset: c.eventOffset,
       length: evType.length,
     },
-    eventTypes: d.types.map((t) => ({
+    eventTypes: d.types.map((t, i) => ({
       name: t.name,
       label: t.label,
       // Object.wait is idling until notified, not contention: its own kind (the parser files it with monitor enters).
@@ -146,6 +144,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       count: t.count,
       hasStack: t.hasStack,
       deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),
+      ...(c.statesIn && c.statesIn[i] === 0 ? { noStates: true } : {}),
     })),
     info,
     get arrow() {

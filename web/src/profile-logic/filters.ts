@@ -321,6 +321,8 @@ export interface Filtered {
  * order (a gather of millions costs more than a scan).
  */
 export function typeStates(profile: Profile, type: IndexIntoEventTypes, candidates: Int32Array): number[] {
+  // Known from the decoding (every piece of its rows said "no state"): no pass over the rows.
+  if (profile.eventTypes[type]?.noStates) return [];
   const { type: types, state, length: n } = profile.events;
   const seen = new Set<number>();
   let last = -1;
