@@ -472,9 +472,17 @@ pub struct Events {
     pub chunk: Vec<u32>,
     /// Absolute byte offset of the event in the file.
     pub offset: Vec<u64>,
+    /// Bit `k` set once the k-th of type, duration, thread, stack, weight, state, subject, value
+    /// and peer holds two values (bit for bit) among the rows since the last [`Events::clear`];
+    /// a clear bit: every row holds the first row's. Kept as rows are added (the row sink), so a
+    /// caller that sends such a column as one value need not read it all.
+    pub varies: u16,
+    /// Rows whose stack was lost ([`STACK_LOST`]) since the last [`Events::clear`].
+    pub stacks_lost: usize,
 }
 
 impl Events {
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ty.len()
@@ -494,6 +502,8 @@ impl Events {
         self.peer.clear();
         self.chunk.clear();
         self.offset.clear();
+        self.varies = 0;
+        self.stacks_lost = 0;
     }
 
     /// Room for `n` more rows in every column: a caller that knows the count (from a count

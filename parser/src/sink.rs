@@ -76,6 +76,21 @@ impl RowSink {
     #[inline(never)]
     pub(crate) fn flush(&mut self, e: &mut crate::columns::Events) {
         let n = self.n.min(BATCH);
+        if n > 0 {
+            // Which columns stop holding one value, and the stacks lost: a batch in cache read
+            // once here, not every row of a piece again when it is sent.
+            let v = &mut e.varies;
+            note(v, 0, &e.ty, &self.ty[..n], |a, b| a == b);
+            note(v, 1, &e.duration_ns, &self.duration[..n], |a, b| a == b);
+            note(v, 2, &e.thread, &self.thread[..n], |a, b| a == b);
+            note(v, 3, &e.stack, &self.stack[..n], |a, b| a == b);
+            note(v, 4, &e.weight, &self.weight[..n], |a, b| a.to_bits() == b.to_bits());
+            note(v, 5, &e.state, &self.state[..n], |a, b| a == b);
+            note(v, 6, &e.subject, &self.subject[..n], |a, b| a == b);
+            note(v, 7, &e.value, &self.value[..n], |a, b| a.to_bits() == b.to_bits());
+            note(v, 8, &e.peer, &self.peer[..n], |a, b| a == b);
+            e.stacks_lost += self.stack[..n].iter().filter(|&&s| s == crate::columns::STACK_LOST).count();
+        }
         e.ty.extend_from_slice(&self.ty[..n]);
         e.start_ns.extend_from_slice(&self.start[..n]);
         e.duration_ns.extend_from_slice(&self.duration[..n]);
@@ -89,5 +104,18 @@ impl RowSink {
         e.chunk.resize(e.chunk.len() + n, self.chunk);
         e.offset.extend_from_slice(&self.offset[..n]);
         self.n = 0;
+    }
+}
+
+/// Sets bit `bit` of `varies` when `batch` holds a value other than the column's first (the
+/// batch's own first when the column has no rows yet).
+#[inline]
+fn note<T: Copy>(varies: &mut u16, bit: u32, column: &[T], batch: &[T], same: impl Fn(T, T) -> bool) {
+    if *varies & (1 << bit) != 0 {
+        return;
+    }
+    let first = column.first().copied().unwrap_or(batch[0]);
+    if !batch.iter().all(|&x| same(x, first)) {
+        *varies |= 1 << bit;
     }
 }

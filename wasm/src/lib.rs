@@ -77,6 +77,8 @@ pub struct Parser {
     out_f64: Vec<f64>,
     out_f32: Vec<f32>,
     out_u16: Vec<u16>,
+    /// The latest end of the rows since the last piece, found with their start times (column 1).
+    end: Option<f64>,
 }
 
 /// Nanoseconds since the epoch as ms since `origin_ms` (epoch ms). Whole ms and the rest apart:
@@ -129,7 +131,7 @@ impl Parser {
     /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
     #[wasm_bindgen(constructor)]
     pub fn new(origin_ms: f64) -> Parser {
-        Parser { rec: Recording::default(), origin_ms, sent: Sent::default(), out_f64: Vec::new(), out_f32: Vec::new(), out_u16: Vec::new() }
+        Parser { rec: Recording::default(), origin_ms, sent: Sent::default(), out_f64: Vec::new(), out_f32: Vec::new(), out_u16: Vec::new(), end: None }
     }
 
     /// Decode the whole chunks in `bytes`, which start at absolute `base_offset` of the file
@@ -164,6 +166,7 @@ impl Parser {
         let only = names.lines().filter(|n| !n.is_empty()).map(str::to_string).collect();
         let opts = Options { only: Some(only), pass: jfrscope_parser::Pass::Rows };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
+        self.end = None;
     }
 
     /// Thread pool ids of chunks whose thread the JDK's reader carries over from an earlier
@@ -198,6 +201,7 @@ impl Parser {
         let r = &self.rec;
         self.sent = Sent { strings: r.strings.list.len(), threads: r.threads.len(), frames: r.frames.len(), stacks: r.stacks.len() };
         self.rec.events.clear();
+        self.end = None;
     }
 
     /// The string table (from the last piece on).
@@ -336,8 +340,17 @@ impl Parser {
                 self.out_u16.as_ptr() as u32
             }
             1 => {
+                // With the start times, the latest end (as JS reckons it from the columns: the
+                // start plus the duration as an f32), while both are at hand.
                 self.out_f64.clear();
-                self.out_f64.extend(e.start_ns.iter().map(|&t| ms_since(t, o)));
+                let mut end = f64::NEG_INFINITY;
+                for (&t, &d) in e.start_ns.iter().zip(&e.duration_ns) {
+                    let s = ms_since(t, o);
+                    self.out_f64.push(s);
+                    let x = s + f64::from(ms(d) as f32);
+                    end = if x > end { x } else { end };
+                }
+                self.end = Some(end);
                 self.out_f64.as_ptr() as u32
             }
             2 => {
@@ -367,25 +380,49 @@ impl Parser {
     /// for the start and offset columns (1 and 10).
     #[wasm_bindgen(js_name = eventColumnOne)]
     pub fn event_column_one(&self, k: u32) -> Option<f64> {
-        fn one<T: Copy>(v: &[T], same: impl Fn(T, T) -> bool) -> Option<T> {
-            let (&first, rest) = v.split_first()?;
-            (!rest.is_empty() && rest.iter().all(|&x| same(x, first))).then_some(first)
-        }
-        let eq = |a: i32, b: i32| a == b;
-        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
         let e = &self.rec.events;
-        match k {
-            0 => one(&e.ty, |a, b| a == b).map(|t| t.min(u16::MAX as u32) as f64),
-            2 => one(&e.duration_ns, |a, b| a == b).map(|d| ms(d) as f32 as f64),
-            3 => one(&e.thread, eq).map(f64::from),
-            4 => one(&e.stack, eq).map(f64::from),
-            5 => one(&e.weight, bits),
-            6 => one(&e.state, eq).map(f64::from),
-            7 => one(&e.subject, eq).map(f64::from),
-            8 => one(&e.value, bits),
-            9 => one(&e.peer, eq).map(f64::from),
-            _ => None,
+        // (Which columns hold one value is kept as the rows come: Events::varies.)
+        let bit = match k {
+            0 => 0,
+            2..=9 => k - 1,
+            _ => return None,
+        };
+        if e.len() < 2 || e.varies & (1 << bit) != 0 {
+            return None;
         }
+        Some(match k {
+            0 => e.ty[0].min(u16::MAX as u32) as f64,
+            2 => ms(e.duration_ns[0]) as f32 as f64,
+            3 => f64::from(e.thread[0]),
+            4 => f64::from(e.stack[0]),
+            5 => e.weight[0],
+            6 => f64::from(e.state[0]),
+            7 => f64::from(e.subject[0]),
+            8 => e.value[0],
+            _ => f64::from(e.peer[0]),
+        })
+    }
+
+    /// The latest end of the rows since the last piece, start plus duration in ms since the
+    /// origin, each as its column gives it (-Infinity without rows): found with the start
+    /// column when JS read it ([`Parser::event_column_at`] 1), else here.
+    #[wasm_bindgen(js_name = pieceEnd)]
+    pub fn piece_end(&mut self) -> f64 {
+        if let Some(end) = self.end {
+            return end;
+        }
+        let e = &self.rec.events;
+        let o = self.origin_ms;
+        let end = e.start_ns.iter().zip(&e.duration_ns).map(|(&t, &d)| ms_since(t, o) + f64::from(ms(d) as f32)).fold(f64::NEG_INFINITY, |a, x| if x > a { x } else { a });
+        self.end = Some(end);
+        end
+    }
+
+    /// Rows since the last piece whose stack was lost (stack row -2: their chunk was cut before
+    /// its stack pool).
+    #[wasm_bindgen(js_name = pieceStacksLost)]
+    pub fn piece_stacks_lost(&self) -> f64 {
+        self.rec.events.stacks_lost as f64
     }
 
     /// The first bin of the shape over time (seconds since the epoch; see [`Self::shape_samples`]).

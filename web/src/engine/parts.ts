@@ -304,8 +304,8 @@ export interface RowsExtent {
 
 /**
  * The extent of rows [from, to) of these columns; a column a piece holds as one value is that
- * number. A decoder finds it for each piece it reads, while the rows are fresh in its cache, so
- * the page need not read every row again once a round is merged.
+ * number. For rows the page holds already (a decoder finds its pieces' extent as it decodes
+ * them, so the page need not read every row again once a round is merged).
  */
 export function rowsExtent(start: Float64Array, duration: Float32Array | number, stack: Int32Array | number, from: number, to: number): RowsExtent {
   // One loop per column's form: a loop that takes either (an array or one number) costs several
@@ -336,6 +336,11 @@ function lostStacks(stack: Int32Array, from: number, to: number): number {
   let lost = 0;
   for (let i = from; i < to; i++) lost += stack[i] === marker ? 1 : 0;
   return lost;
+}
+
+/** The extent of the rows `p` holds since its last piece, as the parser found it decoding them. */
+function pieceExtent(p: WasmParser): RowsExtent {
+  return { end: p.pieceEnd(), stacksLost: p.pieceStacksLost() };
 }
 
 /** Two extents as one. */
@@ -502,8 +507,7 @@ export class EventBuffers {
       out[name] = to;
     });
     this.out++;
-    const extent = rowsExtent(out.eventStart as Float64Array, constant.eventDuration ?? (out.eventDuration as Float32Array), constant.eventStack ?? (out.eventStack as Int32Array), 0, n);
-    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, extent };
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, extent: pieceExtent(p) };
   }
 
   /**
@@ -532,19 +536,10 @@ export class EventBuffers {
       const at = p.eventColumnAt(k);
       to.set(new T(memory.buffer, at, n));
     });
-    // (Columns 1, 2 and 4: start, duration, stack.)
-    const column = (k: number) => into.columns[k] as unknown as ArrayBuffer;
-    const extent = rowsExtent(
-      new Float64Array(column(1), into.at * 8, n),
-      constant.eventDuration ?? new Float32Array(column(2), into.at * 4, n),
-      constant.eventStack ?? new Int32Array(column(4), into.at * 4, n),
-      0,
-      n,
-    );
     into.at += n;
     // Out until the page has renumbered it (`give`), as a piece handed over is until merged.
     this.out++;
-    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n, extent };
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n, extent: pieceExtent(p) };
   }
 }
 
@@ -559,6 +554,10 @@ export interface WasmParser {
   setThreadChain(chunk: Uint32Array, ids: Float64Array, names: string[], os: Float64Array, java: Float64Array, virt: Uint8Array): void;
   reserveRows(rows: number): void;
   pendingRows(): number;
+  /** The latest end (start + duration, ms since the origin) of the rows since the last piece. */
+  pieceEnd(): number;
+  /** Rows since the last piece whose stack was lost. */
+  pieceStacksLost(): number;
   nextPiece(): void;
   strings(): string[];
   threadName(): Uint32Array;
@@ -627,7 +626,7 @@ export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory
         eventPeer: p.eventPeer(),
         eventOffset: p.eventOffset(),
       };
-  rows.extent ??= rowsExtent(rows.eventStart, rows.eventDuration, rows.eventStack, 0, rows.eventStart.length);
+  rows.extent ??= pieceExtent(p);
   return {
     strings: p.strings(),
     threadName: p.threadName(),
