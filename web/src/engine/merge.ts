@@ -56,6 +56,49 @@ export class RemapTable {
   }
 }
 
+/**
+ * Event columns a pick may leave unwritten: a decoder sends them as one value for most types (a
+ * weight of 1, no state, no value, no peer), and the view of such a type reads none of them.
+ */
+export const LAZY_COLUMNS = ['eventWeight', 'eventState', 'eventValue', 'eventPeer'] as const;
+export type LazyColumn = (typeof LAZY_COLUMNS)[number];
+
+/**
+ * Ranges of the lazy columns that hold one value and are not written yet: filled when a view
+ * first reads the column (toProfile), or before the rows are copied or cut (`fillAll`). Fresh
+ * memory costs several times a copy: a pick of 16.6 M file reads leaves 270 MB unwritten.
+ */
+export class PendingFills {
+  private readonly ranges = new Map<LazyColumn, number[]>();
+
+  /** Rows [from, to) of column `k` hold `value`. */
+  add(k: LazyColumn, from: number, to: number, value: number): void {
+    let r = this.ranges.get(k);
+    if (!r) this.ranges.set(k, (r = []));
+    const n = r.length;
+    // (A source's pieces follow one another.)
+    if (n > 0 && r[n - 2] === from && Object.is(r[n - 1], value)) r[n - 2] = to;
+    else r.push(from, to, value);
+  }
+
+  has(k: LazyColumn): boolean {
+    return this.ranges.has(k);
+  }
+
+  /** Writes column `k`'s ranges into `columns` (once). */
+  fill(columns: Pick<PartData, LazyColumn>, k: LazyColumn): void {
+    const r = this.ranges.get(k);
+    if (!r) return;
+    this.ranges.delete(k);
+    const a = columns[k];
+    for (let i = 0; i < r.length; i += 3) a.fill(r[i + 2], r[i], r[i + 1]);
+  }
+
+  fillAll(columns: Pick<PartData, LazyColumn>): void {
+    for (const k of LAZY_COLUMNS) this.fill(columns, k);
+  }
+}
+
 /** One description from the parts' own: types by name (counts added), chunks, errors, info. */
 export function mergeDescriptions(ds: Description[]): Description {
   if (ds.length === 1) return ds[0];
@@ -153,6 +196,8 @@ export class Merger {
   private out: EventColumns | null = null;
   /** The extent of the rows of the set being made, so far. */
   private extent: RowsExtent = { end: -Infinity, stacksLost: 0 };
+  /** Lazy columns' ranges of the set being made that hold one value, not written yet. */
+  private pending = new PendingFills();
   /**
    * Per event type: 1 once a row of it held a thread state, 0 while none has (noteStates): kept
    * from set to set, as the dictionaries are (so 1 may outlive a window's rows that held one).
@@ -195,6 +240,7 @@ export class Merger {
     this.reserved = 0;
     this.out = null;
     this.extent = { end: -Infinity, stacksLost: 0 };
+    this.pending = new PendingFills();
     return this.round;
   }
 
@@ -268,6 +314,8 @@ export class Merger {
     }
     if (p.placed !== undefined) {
       // Written where they go by the decoder, in its own numbering: renumbered where they are.
+      // A column the piece holds as one value the decoder left unwritten: filled here, or, for
+      // the lazy columns, when first read.
       const end = base + n;
       if (c.eventType !== undefined) {
         const ty = tyMap[c.eventType] ?? -1;
@@ -284,13 +332,19 @@ export class Merger {
       const renumber = (k: 'eventThread' | 'eventStack' | 'eventState' | 'eventSubject' | 'eventPeer', map: Int32Array) => {
         const v = c[k];
         if (v === undefined) remapInPlace(out[k], base, end, map);
-        else if (v >= 0) out[k].fill(map[v], base, end);
+        else if (k === 'eventState' || k === 'eventPeer') this.pending.add(k, base, end, v < 0 ? v : map[v]);
+        else out[k].fill(v < 0 ? v : map[v], base, end);
       };
       renumber('eventThread', thMap);
       renumber('eventStack', stMap);
       renumber('eventState', sMap);
       renumber('eventSubject', sMap);
       renumber('eventPeer', thMap);
+      if (c.eventDuration !== undefined) out.eventDuration.fill(c.eventDuration, base, end);
+      for (const k of ['eventWeight', 'eventValue'] as const) {
+        const v = c[k];
+        if (v !== undefined) this.pending.add(k, base, end, v);
+      }
       this.noteStates(out.eventType, c.eventState ?? out.eventState, base, end, base);
       src.pos = end;
       return;
@@ -354,6 +408,7 @@ export class Merger {
 
   /** Event rows of columns this merger made (in an earlier set): copied as they are. */
   addOwn(src: Source, p: PartData): void {
+    p.pending?.fillAll(p);
     const out = this.output();
     const n = p.eventType.length;
     const base = src.pos;
@@ -374,6 +429,10 @@ export class Merger {
   finish(): PartData {
     const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
     let total = 0;
+    for (const s of this.sources) total += s.pos - s.start;
+    // Rows a damaged chunk did not give: the ranges pending are where the rows were.
+    if (total !== this.reserved) this.pending.fillAll(out);
+    total = 0;
     for (const s of this.sources) {
       if (s.start !== total) for (const a of Object.values(out)) a.copyWithin(total, s.start, s.pos);
       total += s.pos - s.start;
@@ -400,6 +459,7 @@ export class Merger {
       ...events,
       extent: this.extent,
       statesIn: this.states.slice(),
+      pending: this.pending,
     };
   }
 }

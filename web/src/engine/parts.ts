@@ -4,6 +4,7 @@
  */
 import { STACK_LOST, type EventKind } from '../columns/profile';
 import type { ChunkSpan } from './layout';
+import type { PendingFills } from './merge';
 
 export interface TypeRow {
   name: string;
@@ -291,6 +292,8 @@ export interface PartColumns {
   extent?: RowsExtent;
   /** Per event type (description order): 0 when none of its rows holds a thread state (Merger). */
   statesIn?: Uint8Array;
+  /** Lazy columns' ranges not written yet (merge.ts PendingFills): fill them before reading those columns here. */
+  pending?: PendingFills;
   description: Description;
 }
 
@@ -513,7 +516,7 @@ export class EventBuffers {
   /**
    * The event rows `p` holds since its last piece, copied out of wasm `memory` into the page's
    * shared columns at `into.at` (which moves on past them); a column whose rows all hold one value
-   * is filled with it and named in `constant`. More rows than the range holds is an error, and
+   * is not written but named in `constant` (the page fills it, or leaves it until read). More rows than the range holds is an error, and
    * nothing is written: the range after it is another decoder's.
    */
   place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'extent'> {
@@ -528,7 +531,6 @@ export class EventBuffers {
       const one = n > 1 ? p.eventColumnOne(k) : undefined;
       if (one !== undefined) {
         constant[name] = one;
-        to.fill(one);
         this.constants++;
         return;
       }

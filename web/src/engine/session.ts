@@ -106,6 +106,7 @@ export function planWindow(counted: Description[], originMs: number, type: strin
 
 /** The columns without the rows of event type `type` (an index into the description's types). */
 function withoutType(c: PartData, type: number): PartData {
+  c.pending?.fillAll(c);
   const keep: number[] = [];
   for (let i = 0; i < c.eventType.length; i++) if (c.eventType[i] !== type) keep.push(i);
   if (keep.length === c.eventType.length) return c;
@@ -129,6 +130,7 @@ function withoutType(c: PartData, type: number): PartData {
     eventOffset: pick(c.eventOffset),
     // (Of rows some of which are gone.)
     extent: undefined,
+    pending: undefined,
   };
 }
 

@@ -40,6 +40,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
   // round (their validity bitmaps are a pass over every row).
   let arrow: Profile['arrow'] | null = null;
   const arrowTables = (): Profile['arrow'] => {
+    c.pending?.fillAll(c);
     const dictionary = makeVector(utf8Data(c.strings));
     // One dictionary type (one id) shared by every string column: they index the same table.
     const dictType = new Dictionary(new Utf8(), new Int32(), 0);
@@ -117,25 +118,42 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     errors: d.errors,
     shape: recordingShape(d.shape),
   };
+  const events: Profile['events'] = {
+    type: evType,
+    start: c.eventStart,
+    duration: c.eventDuration,
+    thread: c.eventThread,
+    stack: c.eventStack,
+    weight: c.eventWeight,
+    state: c.eventState,
+    subject: c.eventSubject,
+    value: c.eventValue,
+    peer: c.eventPeer,
+    offset: c.eventOffset,
+    length: evType.length,
+  };
+  // Columns a pick left unwritten where they hold one value: written when first read.
+  const pending = c.pending;
+  if (pending) {
+    for (const [k, name] of [['eventWeight', 'weight'], ['eventState', 'state'], ['eventValue', 'value'], ['eventPeer', 'peer']] as const) {
+      if (!pending.has(k)) continue;
+      Object.defineProperty(events, name, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          pending.fill(c, k);
+          Object.defineProperty(events, name, { value: c[k], writable: true, configurable: true, enumerable: true });
+          return c[k];
+        },
+      });
+    }
+  }
   return {
     strings: c.strings,
     threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, virtual: c.threadVirtual, length: threadName.length },
     frames: { name: frameName, cls: frameCls, line: c.frameLine, bci: c.frameBci, kind: c.frameKind, length: frameName.length },
     stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length },
-    events: {
-      type: evType,
-      start: c.eventStart,
-      duration: c.eventDuration,
-      thread: c.eventThread,
-      stack: c.eventStack,
-      weight: c.eventWeight,
-      state: c.eventState,
-      subject: c.eventSubject,
-      value: c.eventValue,
-      peer: c.eventPeer,
-      offset: c.eventOffset,
-      length: evType.length,
-    },
+    events,
     eventTypes: d.types.map((t, i) => ({
       name: t.name,
       label: t.label,

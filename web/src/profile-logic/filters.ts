@@ -430,7 +430,9 @@ export function passes(f: EventTest, i: number): boolean {
  * it (fewer events than rows), the node's byte.
  */
 function countKept(list: Int32Array, events: Profile['events'], filter: StackFilter, rowKeep: Uint8Array | null, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
-  const { stack, state } = events;
+  const stack = events.stack;
+  // (The states only with running counts to make: a pick may leave them unwritten until read.)
+  const state = running ? events.state : stack;
   const keeps = filter.keeps;
   let cm = 0;
   let cr = 0;
@@ -565,10 +567,9 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
     const s = rows[j];
     kept += keepOf[j] = s < 0 ? noStack : keeps[entry && entry[j] >= 0 ? filter.entryValue(entry[j]) : filter.resolve(s)];
   }
-  const state = events.state;
   if (kept === rows.length) {
     const all = allMatch(events, list.length);
-    return { list, match: all, running: running ? runningCounts(list, state, running) : all };
+    return { list, match: all, running: running ? runningCounts(list, events.state, running) : all };
   }
   if (kept === 0) {
     const none = noneMatch(events, list.length);
@@ -585,6 +586,7 @@ function countKeptByIds(ls: ListStacks, list: Int32Array, events: Profile['event
   }
   const r = new Int32Array(list.length + 1);
   let cr = 0;
+  const state = events.state;
   for (let k = 0; k < ids.length; k++) {
     const keep = keepOf[ids[k]];
     cm += keep;
@@ -623,7 +625,8 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
   const kept = (t: number) => (t < rows ? threads[t] === 1 : spec.thread === null);
   let every = test === null;
   for (let t = 0; t < lists.length && every; t++) if (lists[t].length && !kept(t)) every = false;
-  const { state } = profile.events;
+  // (Read only with running counts to make: a pick may leave the column unwritten until read.)
+  const state = running ? profile.events.state : null;
   // Only the stack filters: one byte per event's stack row, read inline (the keystroke's case).
   const stackOnly = test !== null && test.stackOk !== null && test.state === -2 && !test.duration && !test.spans && !test.subjectOk && !test.instanceOk;
   const filter = test?.stackOk ?? null;
@@ -651,7 +654,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
     }
     if (!test) {
       const all = allMatch(profile.events, list.length);
-      return { list, match: all, running: running ? runningCounts(list, state, running) : all };
+      return { list, match: all, running: running ? runningCounts(list, state!, running) : all };
     }
     if (stackOnly && list.length >= BY_IDS) return countKeptByIds(stacksOf(profile, list), list, profile.events, filter!, noStack, running);
     const m = new Int32Array(list.length + 1);
@@ -667,7 +670,7 @@ export function filterLists(profile: Profile, spec: FilterSpec, lists: readonly 
       if (passes(test, i)) {
         cm++;
         if (running) {
-          const s = state[i];
+          const s = state![i];
           if (s < 0 || running[s]) cr++;
         }
       }

@@ -102,9 +102,11 @@ export function selectInRanges(profile: Profile, cums: readonly Cumulative[], ra
 export function weightsInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null, mode: WeightMode): Float64Array {
   const out = weightSlots(profile);
   const n = profile.stacks.length;
-  const { stack, weight, duration } = profile.events;
   const byWeight = mode === 'samples' || mode === 'bytes';
   const byDuration = mode === 'duration';
+  // (The weights only when they count: a pick may leave the column unwritten until read.)
+  const { stack, duration } = profile.events;
+  const weight = byWeight ? profile.events.weight : null;
   // The slots that gain weight, each once (see callnodes.ts withSlots).
   const slots = new SlotList();
   const add = (slot: number, x: number) => {
@@ -121,7 +123,7 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
     }
     // Every event inside matches and keeps its weight whole (no duration to clip): the plain sum.
     if (m[hi] - m[mid] === hi - mid && !(byDuration && range)) {
-      addEvery(list, mid, hi, stack, byWeight ? weight : byDuration ? duration : null, n, out, slots);
+      addEvery(list, mid, hi, stack, weight ?? (byDuration ? duration : null), n, out, slots);
       continue;
     }
     // Inside the range: a duration is clipped only at the range's end (as durationIn reckons it).
@@ -132,7 +134,7 @@ export function weightsInRange(profile: Profile, cums: readonly Cumulative[], ra
       const i = list[k];
       const s = stack[i];
       const slot = s >= 0 ? s : stackSlot(s, n);
-      const x = byWeight ? weight[i] : byDuration ? (range ? Math.max(0, Math.min(start[i] + duration[i], end) - start[i]) : duration[i]) : 1;
+      const x = weight ? weight[i] : byDuration ? (range ? Math.max(0, Math.min(start[i] + duration[i], end) - start[i]) : duration[i]) : 1;
       const before = out[slot];
       out[slot] = before + x;
       if (before === 0 && out[slot] > 0) slots.push(slot);
