@@ -118,35 +118,34 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     errors: d.errors,
     shape: recordingShape(d.shape),
   };
-  const events: Profile['events'] = {
+  // (Weight, state, value and peer are added below.)
+  const events = {
     type: evType,
     start: c.eventStart,
     duration: c.eventDuration,
     thread: c.eventThread,
     stack: c.eventStack,
-    weight: c.eventWeight,
-    state: c.eventState,
     subject: c.eventSubject,
-    value: c.eventValue,
-    peer: c.eventPeer,
     offset: c.eventOffset,
     length: evType.length,
-  };
-  // Columns a pick left unwritten where they hold one value: written when first read.
+  } as Profile['events'];
+  // Columns a pick left unwritten where they hold one value: written when first read. Each stays
+  // a getter (turning it into a plain property made the object a slow dictionary: 15 ms more
+  // per filter keystroke over 16.6 M events), and every profile has the same four.
   const pending = c.pending;
-  if (pending) {
-    for (const [k, name] of [['eventWeight', 'weight'], ['eventState', 'state'], ['eventValue', 'value'], ['eventPeer', 'peer']] as const) {
-      if (!pending.has(k)) continue;
-      Object.defineProperty(events, name, {
-        configurable: true,
-        enumerable: true,
-        get() {
-          pending.fill(c, k);
-          Object.defineProperty(events, name, { value: c[k], writable: true, configurable: true, enumerable: true });
-          return c[k];
-        },
-      });
-    }
+  for (const [k, name] of [['eventWeight', 'weight'], ['eventState', 'state'], ['eventValue', 'value'], ['eventPeer', 'peer']] as const) {
+    let filled = !pending?.has(k);
+    const column = c[k];
+    Object.defineProperty(events, name, {
+      enumerable: true,
+      get() {
+        if (!filled) {
+          pending!.fill(c, k);
+          filled = true;
+        }
+        return column;
+      },
+    });
   }
   return {
     strings: c.strings,
