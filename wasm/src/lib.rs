@@ -139,6 +139,7 @@ impl Parser {
     #[wasm_bindgen(js_name = addChunks)]
     pub fn add_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &Options::default(), &mut self.rec);
+        self.end = None;
     }
 
     /// Count the events of every type, read the description and collect errors, decoding no

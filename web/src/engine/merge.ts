@@ -97,6 +97,11 @@ export class PendingFills {
   fillAll(columns: Pick<PartData, LazyColumn>): void {
     for (const k of LAZY_COLUMNS) this.fill(columns, k);
   }
+
+  /** The ranges not written yet, `by` rows further on, added to `to` (rows copied as they are). */
+  moveInto(to: PendingFills, by: number): void {
+    for (const [k, r] of this.ranges) for (let i = 0; i < r.length; i += 3) to.add(k, r[i] + by, r[i + 1] + by, r[i + 2]);
+  }
 }
 
 /** One description from the parts' own: types by name (counts added), chunks, errors, info. */
@@ -408,13 +413,14 @@ export class Merger {
 
   /** Event rows of columns this merger made (in an earlier set): copied as they are. */
   addOwn(src: Source, p: PartData): void {
-    p.pending?.fillAll(p);
     const out = this.output();
     const n = p.eventType.length;
     const base = src.pos;
     if (base + n > src.end) throw new Error(`${base + n - src.start} rows were added where ${src.end - src.start} were expected.`);
     for (const k of Object.keys(eventColumns) as (keyof EventColumns)[]) out[k].set(p[k], base);
-    this.extent = joinExtents(this.extent, rowsExtent(p.eventStart, p.eventDuration, p.eventStack, 0, n));
+    // What was left unwritten stays so, where the rows are now; and the extent they had.
+    p.pending?.moveInto(this.pending, base);
+    this.extent = joinExtents(this.extent, p.extent ?? rowsExtent(p.eventStart, p.eventDuration, p.eventStack, 0, n));
     src.pos += n;
   }
 

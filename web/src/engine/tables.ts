@@ -153,16 +153,20 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     frames: { name: frameName, cls: frameCls, line: c.frameLine, bci: c.frameBci, kind: c.frameKind, length: frameName.length },
     stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length },
     events,
-    eventTypes: d.types.map((t, i) => ({
-      name: t.name,
-      label: t.label,
-      // Object.wait is idling until notified, not contention: its own kind (the parser files it with monitor enters).
-      kind: t.name === 'jdk.JavaMonitorWait' ? 'wait' : t.kind,
-      count: t.count,
-      hasStack: t.hasStack,
-      deferred: loaded !== undefined && decodable(t) && !loaded.has(t.name),
-      ...(c.statesIn && c.statesIn[i] === 0 ? { noStates: true } : {}),
-    })),
+    eventTypes: d.types.map((t, i) => {
+      const deferred = loaded !== undefined && decodable(t) && !loaded.has(t.name);
+      return {
+        name: t.name,
+        label: t.label,
+        // Object.wait is idling until notified, not contention: its own kind (the parser files it with monitor enters).
+        kind: t.name === 'jdk.JavaMonitorWait' ? 'wait' : t.kind,
+        count: t.count,
+        hasStack: t.hasStack,
+        deferred,
+        // (Of the rows decoded: not said of a type whose rows are still in the file.)
+        ...(c.statesIn && c.statesIn[i] === 0 && !deferred ? { noStates: true } : {}),
+      };
+    }),
     info,
     get arrow() {
       return (arrow ??= arrowTables());

@@ -116,6 +116,9 @@ describe('Merger with shared columns', () => {
       expect([placed.pending?.has('eventState'), placed.pending?.has('eventWeight')]).toEqual([whole, whole]);
       if (whole) expect([Array.from(placed.eventState.subarray(6, 10)), Array.from(placed.eventWeight.subarray(3, 6))]).toEqual([[0, 0, 0, 0], [0, 0, 0]]);
       placed.pending?.fillAll(placed);
+      // The extent and the types with thread states, as the copied pieces give them.
+      expect([placed.extent, Array.from(placed.statesIn!)]).toEqual([copied.extent, Array.from(copied.statesIn!)]);
+      expect(placed.extent?.stacksLost).toBe(2);
       for (const c of columns) expect([c, Array.from(placed[c])]).toEqual([c, Array.from(copied[c])]);
       expect([placed.strings, Array.from(placed.stackFrame), Array.from(placed.stackPrefix)]).toEqual([copied.strings, Array.from(copied.stackFrame), Array.from(copied.stackPrefix)]);
       // Still the shared memory the decoders wrote (a short source leaves a view, not a copy).
