@@ -92,6 +92,12 @@ fn ms(d: i64) -> f64 {
     d as f64 / 1e6
 }
 
+/// Where an event ends, as JS reckons it from the columns: its start (ms since the origin) plus
+/// its duration as an f32.
+fn end_ms(start_ms: f64, d: i64) -> f64 {
+    start_ms + f64::from(ms(d) as f32)
+}
+
 fn f64_ids(v: &[i64]) -> Vec<f64> {
     v.iter().map(|&x| if x == i64::MIN { f64::NAN } else { x as f64 }).collect()
 }
@@ -348,7 +354,7 @@ impl Parser {
                 for (&t, &d) in e.start_ns.iter().zip(&e.duration_ns) {
                     let s = ms_since(t, o);
                     self.out_f64.push(s);
-                    let x = s + f64::from(ms(d) as f32);
+                    let x = end_ms(s, d);
                     end = if x > end { x } else { end };
                 }
                 self.end = Some(end);
@@ -414,7 +420,7 @@ impl Parser {
         }
         let e = &self.rec.events;
         let o = self.origin_ms;
-        let end = e.start_ns.iter().zip(&e.duration_ns).map(|(&t, &d)| ms_since(t, o) + f64::from(ms(d) as f32)).fold(f64::NEG_INFINITY, |a, x| if x > a { x } else { a });
+        let end = e.start_ns.iter().zip(&e.duration_ns).map(|(&t, &d)| end_ms(ms_since(t, o), d)).fold(f64::NEG_INFINITY, |a, x| if x > a { x } else { a });
         self.end = Some(end);
         end
     }

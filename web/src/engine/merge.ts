@@ -434,11 +434,9 @@ export class Merger {
   /** The merged columns; ranges a source did not fill (a damaged chunk) are closed up. */
   finish(): PartData {
     const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
+    // Rows a damaged chunk did not give: the rows after them move, so the pending ranges are written first.
+    if (this.sources.some((s) => s.pos !== s.end)) this.pending.fillAll(out);
     let total = 0;
-    for (const s of this.sources) total += s.pos - s.start;
-    // Rows a damaged chunk did not give: the ranges pending are where the rows were.
-    if (total !== this.reserved) this.pending.fillAll(out);
-    total = 0;
     for (const s of this.sources) {
       if (s.start !== total) for (const a of Object.values(out)) a.copyWithin(total, s.start, s.pos);
       total += s.pos - s.start;

@@ -432,7 +432,7 @@ export function passes(f: EventTest, i: number): boolean {
 function countKept(list: Int32Array, events: Profile['events'], filter: StackFilter, rowKeep: Uint8Array | null, noStack: number, running: Uint8Array | null, m: Int32Array, r: Int32Array): void {
   const stack = events.stack;
   // (The states only with running counts to make: a pick may leave them unwritten until read.)
-  const state = running ? events.state : stack;
+  const state = running ? events.state : null;
   const keeps = filter.keeps;
   let cm = 0;
   let cr = 0;
@@ -451,7 +451,7 @@ function countKept(list: Int32Array, events: Profile['events'], filter: StackFil
     m[k + 1] = cm;
     if (running) {
       if (keep) {
-        const st = state[i];
+        const st = state![i];
         if (st < 0 || running[st]) cr++;
       }
       r[k + 1] = cr;
