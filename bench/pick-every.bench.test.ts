@@ -94,7 +94,7 @@ function rowsByType(p: Profile): Map<string, number> {
 it(`every deferred type of ${file}, picked in turn`, { timeout: 3_600_000 }, async () => {
   const jdk = countsOf(expectedPath());
   const { bytes, files } = recording(file);
-  const s = sessionInNode(bytes, Number(process.env.PARTS ?? 2), undefined, undefined, undefined, undefined, process.env.SHARED === '1');
+  const s = sessionInNode(bytes, Number(process.env.PARTS ?? 2), { shared: process.env.SHARED === '1' });
   const t0 = performance.now();
   let p = await s.open((types) => firstView(types, process.env.EVENT ?? ''), () => {});
   const lines = [`${file}: ${files} file(s), ${(bytes.byteLength / 1e6).toFixed(0)} MB, ${p.info.chunks} chunks, opened in ${(performance.now() - t0).toFixed(0)} ms with ${p.events.length.toLocaleString('en-US')} rows; deferred: ${s.deferred().length}`];

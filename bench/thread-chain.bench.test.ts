@@ -52,7 +52,7 @@ it('the thread chain on a repository of many chunks', { timeout: 3_600_000 }, as
   const dir = folder();
   expect(existsSync(dir)).toBe(true);
   const bytes = joined(dir);
-  const s = sessionInNode(bytes, Number(process.env.PARTS ?? 2), 0, undefined, undefined, 0);
+  const s = sessionInNode(bytes, Number(process.env.PARTS ?? 2), { budget: 0, wholeFirstBytes: 0 });
   // What each rows pass and type table is handed for the chain (its last argument).
   const sent: number[] = [];
   for (const g of s.groups as GroupDecoder[]) {

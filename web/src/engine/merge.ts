@@ -63,6 +63,9 @@ export class RemapTable {
 export const LAZY_COLUMNS = ['eventWeight', 'eventState', 'eventValue', 'eventPeer'] as const;
 export type LazyColumn = (typeof LAZY_COLUMNS)[number];
 
+/** Each lazy column's name among the profile's event columns (tables.ts toProfile). */
+export const LAZY_PROFILE_NAMES: Record<LazyColumn, 'weight' | 'state' | 'value' | 'peer'> = { eventWeight: 'weight', eventState: 'state', eventValue: 'value', eventPeer: 'peer' };
+
 /**
  * Ranges of the lazy columns that hold one value and are not written yet: filled when a view
  * first reads the column (toProfile), or before the rows are copied or cut (`fillAll`). Fresh

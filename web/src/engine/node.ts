@@ -69,11 +69,22 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   return toProfile({ ...merged, description }, originMs, buf.byteLength, new Set(names));
 }
 
-/**
- * A lazy-load session over `parts` groups, each read by wasm directly (what a worker does);
- * `pieceRows` small makes the rows stream in many pieces.
- */
-export function sessionInNode(input: Uint8Array, parts = 1, budget?: number, pieceRows?: number, limit?: number, wholeFirstBytes?: number, shared = false): Session {
+/** How a session in Node is set up; every field as the page's when absent. */
+export interface NodeSessionOptions {
+  /** The first round's row budget (Session). */
+  budget?: number;
+  /** Rows per piece a decoder streams: small makes many pieces. */
+  pieceRows?: number;
+  /** The most rows the page holds (Session). */
+  limit?: number;
+  /** Files up to this size are decoded whole in the first round (Session). */
+  wholeFirstBytes?: number;
+  /** Rows written by the decoders into shared columns (a cross-origin isolated page). */
+  shared?: boolean;
+}
+
+/** A lazy-load session over `parts` groups, each read by wasm directly (what a worker does). */
+export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows, limit, wholeFirstBytes, shared = false }: NodeSessionOptions = {}): Session {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);

@@ -6,6 +6,7 @@ import { Dictionary, Float32, Float64, Int32, Table, Uint16, Uint8, Utf8, makeDa
 import type { Profile, RecordingInfo } from '../columns/profile';
 import { decodable, rowsExtent, type PartColumns } from './parts';
 import { recordingShape } from './shape';
+import { LAZY_COLUMNS, LAZY_PROFILE_NAMES } from './merge';
 
 function i32(a: Uint32Array | Int32Array): Int32Array {
   return a instanceof Int32Array ? a : new Int32Array(a.buffer, a.byteOffset, a.length);
@@ -133,7 +134,8 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
   // a getter (turning it into a plain property made the object a slow dictionary: 15 ms more
   // per filter keystroke over 16.6 M events), and every profile has the same four.
   const pending = c.pending;
-  for (const [k, name] of [['eventWeight', 'weight'], ['eventState', 'state'], ['eventValue', 'value'], ['eventPeer', 'peer']] as const) {
+  for (const k of LAZY_COLUMNS) {
+    const name = LAZY_PROFILE_NAMES[k];
     let filled = !pending?.has(k);
     const column = c[k];
     Object.defineProperty(events, name, {

@@ -88,7 +88,7 @@ describe.skipIf(!existsSync(cli))('rows streamed in pieces', () => {
     const file = join(root, 'fixtures/jdk17-profile.jfr');
     const bytes = new Uint8Array(readFileSync(file));
     // Two groups, pieces of about 64 rows: most pieces hold some columns as one value.
-    const session = sessionInNode(bytes, 2, undefined, 64, undefined, 0, shared);
+    const session = sessionInNode(bytes, 2, { pieceRows: 64, wholeFirstBytes: 0, shared });
     // The parks' view first: the CPU samples (one state, mostly) come with a pick, numbered by
     // a decoder that starts afresh while the page's strings already hold the first round's.
     const opened = await session.open((types) => firstView(types, 'jdk.ThreadPark'), () => {});

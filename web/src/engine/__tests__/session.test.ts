@@ -71,7 +71,7 @@ describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => 
     const file = join(root, 'fixtures/example.jfr');
     const bytes = new Uint8Array(readFileSync(file));
     // As a file past the small-file size would: the view only.
-    const session = sessionInNode(bytes, 2, undefined, 1000, undefined, 0);
+    const session = sessionInNode(bytes, 2, { pieceRows: 1000, wholeFirstBytes: 0 });
     const opened = await session.open((types) => firstView(types, ''), () => {});
     const decoded = opened.eventTypes.filter((t) => t.count > 0 && !t.deferred).map((t) => t.name);
     expect(decoded).toContain('jdk.ExecutionSample');

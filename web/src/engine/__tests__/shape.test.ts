@@ -15,7 +15,7 @@ describe('the shape of decoders counted apart, merged', () => {
     for (const parts of [1, 2, 3]) {
       it(`${name} in ${parts} decoder(s): per second as the JDK counts`, async () => {
         const bytes = new Uint8Array(readFileSync(resolve(root, 'fixtures', name)));
-        const session = sessionInNode(bytes, parts, 0);
+        const session = sessionInNode(bytes, parts, { budget: 0 });
         let counted: unknown = null;
         session.onCounted = (d) => (counted = d.shape);
         const p = await session.open([], () => {});

@@ -81,7 +81,7 @@ async function joinedThreads(bytes: Uint8Array, spans: ChunkSpan[], parts: numbe
 }
 
 /** Two decoders; the first round decodes the view's types only (no row budget for the rest). */
-const lazy = (bytes: Uint8Array) => sessionInNode(bytes, 2, 0, undefined, undefined, 0);
+const lazy = (bytes: Uint8Array) => sessionInNode(bytes, 2, { budget: 0, wholeFirstBytes: 0 });
 
 describe('threads renamed across chunks are named as the JDK names them', () => {
   it('the fixture has a thread whose name changes between chunks (each chunk alone names it otherwise)', async () => {

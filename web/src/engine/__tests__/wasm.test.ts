@@ -50,11 +50,11 @@ function rowsPerType(p: Profile): number[] {
  * `shared`: written by the decoders straight into shared columns (a cross-origin isolated page).
  */
 async function lazily(bytes: Uint8Array, shared = false): Promise<Profile> {
-  const first = await sessionInNode(bytes, 2, 0, 1000, undefined, undefined, shared).open([], () => {});
+  const first = await sessionInNode(bytes, 2, { budget: 0, pieceRows: 1000, shared }).open([], () => {});
   expect(first.events.length).toBe(0);
   const want = first.eventTypes.find((t) => t.hasStack && t.count > 0 && t.deferred);
   if (!want) return first;
-  const session = sessionInNode(bytes, 2, 0, 1000, undefined, undefined, shared);
+  const session = sessionInNode(bytes, 2, { budget: 0, pieceRows: 1000, shared });
   const opened = await session.open([want.name], () => {});
   const wi = opened.eventTypes.findIndex((t) => t.name === want.name);
   expect(opened.eventTypes[wi].deferred).toBe(false);
@@ -151,7 +151,7 @@ describe('the row limit', () => {
     const limit = lockCount + cpuCount + Math.floor(allocCount / 2);
     expect(wallCount).toBeGreaterThan(limit);
     // Budget 0: the wall-clock samples never fit, the locks do.
-    const session = sessionInNode(bytes, 2, 0, 1000, limit);
+    const session = sessionInNode(bytes, 2, { budget: 0, pieceRows: 1000, limit });
     const opened = await session.open(['profiler.WallClockSample'], () => {});
     const wall = opened.eventTypes.find((t) => t.name === 'profiler.WallClockSample')!;
     expect(wall.count).toBe(wallCount);

@@ -45,7 +45,7 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
   });
 
   it('knows from the count pass the most rows of the types one chunk holds (what a decoder makes room for)', async () => {
-    const session = sessionInNode(bytes, 1, 0);
+    const session = sessionInNode(bytes, 1, { budget: 0 });
     await session.open([], () => {});
     const [d] = (session as unknown as { counted: Description[] }).counted;
     const small = 'jdk.ExecutionSample';
@@ -65,7 +65,7 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
       expect(smallRows).toBeGreaterThan(0);
       const limit = Math.max(inChunk(0), inChunk(1), inChunk(2)) + smallRows + 10;
       expect(total).toBeGreaterThan(limit);
-      const session = sessionInNode(bytes, parts, 0, 1000, limit, undefined, shared);
+      const session = sessionInNode(bytes, parts, { budget: 0, pieceRows: 1000, limit, shared });
       const first = await session.open([], () => {});
       expect(first.events.length).toBe(0);
       expect(first.eventTypes.find((t) => t.name === TYPE)!.deferred).toBe(true);
@@ -101,7 +101,7 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
   it('a view wider than fits takes its chunks from the view’s start while they fit', async () => {
     const limit = inChunk(0) + inChunk(1);
     expect(total).toBeGreaterThan(limit);
-    const session = sessionInNode(bytes, 2, 0, 1000, limit);
+    const session = sessionInNode(bytes, 2, { budget: 0, pieceRows: 1000, limit });
     await session.open([], () => {});
     const all = await session.load([TYPE], () => {}, [0, 1e12]);
     const w = all.eventTypes.find((t) => t.name === TYPE)!.window!;
@@ -112,7 +112,7 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
   });
 
   it('without a view, or when not one chunk fits, it says to zoom in', async () => {
-    const session = sessionInNode(bytes, 1, 0, 1000, Math.min(inChunk(0), inChunk(1), inChunk(2)) - 1);
+    const session = sessionInNode(bytes, 1, { budget: 0, pieceRows: 1000, limit: Math.min(inChunk(0), inChunk(1), inChunk(2)) - 1 });
     await session.open([], () => {});
     await expect(session.load([TYPE], () => {})).rejects.toThrow(/Zoom in to a shorter time range/);
     await expect(session.load([TYPE], () => {}, inside(1))).rejects.toThrow(/Zoom in/);
@@ -121,7 +121,7 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
 
 describe('planWindow', () => {
   it('says whether every chunk overlapping the view fits', async () => {
-    const session = sessionInNode(bytes, 2, 0, 1000, inChunk(0) + inChunk(1));
+    const session = sessionInNode(bytes, 2, { budget: 0, pieceRows: 1000, limit: inChunk(0) + inChunk(1) });
     await session.open([], () => {});
     expect(session.planWindow(TYPE, inside(1))).toMatchObject({ complete: true, rows: [expect.any(Number), expect.any(Number)] });
     expect(session.planWindow(TYPE, inside(1))!.rows.reduce((a, b) => a + b, 0)).toBe(inChunk(1));
