@@ -356,6 +356,32 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </button>
             </>
           )}
+          {/* What is set (zoom, baseline, durations, types left to decode) first: the line scrolls sideways when full. */}
+          {state.viewport && (
+            <button type="button" onClick={() => set({ viewport: null })}>
+              Zoom out
+            </button>
+          )}
+          {state.baseline && (
+            <button type="button" onClick={() => set({ baseline: null })}>
+              Clear baseline
+            </button>
+          )}
+          {state.durationFilter && (
+            <button type="button" className="chip" title="Only events with these durations are kept (from the latency heatmap)" onClick={() => set({ durationFilter: null })}>
+              durations {formatMs(state.durationFilter[0])}–{formatMs(state.durationFilter[1])} ✕
+            </button>
+          )}
+          {waiting.length > 0 && (
+            <button
+              type="button"
+              className="decode-rest"
+              title={`Not decoded yet (too many rows to decode at once): ${waiting.map((t) => `${t.name} (${formatCount(t.count)})`).join(', ')}`}
+              onClick={() => onDecode([...requested, ...waiting.map((t) => t.name)])}
+            >
+              Decode {formatCount(waitingCount)} more events ({waiting.length === 1 ? waiting[0].name : `${waiting.length} types`})
+            </button>
+          )}
           {shape && (
             <button type="button" aria-pressed={showDay} title="The whole recording by minute and second: samples or waiting threads per second" onClick={() => setShowDay(!showDay)}>
               Overview
@@ -385,26 +411,6 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </button>
             </span>
           )}
-          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
-            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
-            Clock time (UTC)
-          </label>
-          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} tree={d.tree} title={`${loaded.name} · ${type?.name ?? ''}${deferred.inverted ? ' (inverted)' : ''}${deferred.range ? ` · ${formatRange(deferred.range, null)} s` : ''}`} />
-          {state.baseline && (
-            <button type="button" onClick={() => set({ baseline: null })}>
-              Clear baseline
-            </button>
-          )}
-          {state.durationFilter && (
-            <button type="button" className="chip" title="Only events with these durations are kept (from the latency heatmap)" onClick={() => set({ durationFilter: null })}>
-              durations {formatMs(state.durationFilter[0])}–{formatMs(state.durationFilter[1])} ✕
-            </button>
-          )}
-          {state.viewport && (
-            <button type="button" onClick={() => set({ viewport: null })}>
-              Zoom out
-            </button>
-          )}
           <span className="legend" aria-label="Timeline legend">
             <i style={{ background: KINDS[type?.kind ?? 'cpu'].color }} /> matching
             {d.states.length > 1 && (
@@ -429,16 +435,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </>
             )}
           </span>
-          {waiting.length > 0 && (
-            <button
-              type="button"
-              className="decode-rest"
-              title={`Not decoded yet (too many rows to decode at once): ${waiting.map((t) => `${t.name} (${formatCount(t.count)})`).join(', ')}`}
-              onClick={() => onDecode([...requested, ...waiting.map((t) => t.name)])}
-            >
-              Decode {formatCount(waitingCount)} more events ({waiting.length === 1 ? waiting[0].name : `${waiting.length} types`})
-            </button>
-          )}
+          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
+            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
+            Clock time (UTC)
+          </label>
+          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} tree={d.tree} title={`${loaded.name} · ${type?.name ?? ''}${deferred.inverted ? ' (inverted)' : ''}${deferred.range ? ` · ${formatRange(deferred.range, null)} s` : ''}`} />
         </div>
       </div>
       {windowed.map((t) => (

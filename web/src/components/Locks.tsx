@@ -60,7 +60,8 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
       <div className="locks-table">
         <p className="hint">
           Waits on one object that overlap form a burst; the waiters are granted one after another, each grant naming the previous owner, and
-          the one that held the monitor longest meanwhile is its holder. Choose a burst to select it and pin its holder&apos;s lane on top.
+          the one that held the monitor longest meanwhile is its holder. Every wait on each object counts, whatever the filters say (a holder is
+          named from all of a burst&apos;s grants). Choose a burst to select it and pin its holder&apos;s lane on top.
         </p>
         <table aria-label="Locks" className="grid">
           <thead>
@@ -85,7 +86,7 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                 <td className="num">{formatMs(r.clipped)}</td>
                 <td>
                   {r.holders
-                    .map((h) => (h.thread >= 0 ? `${name(profile, h.thread)} (${h.bursts} of ${r.bursts.length})` : `${unknownHolder(r.bursts[0])} (${h.bursts})`))
+                    .map((h) => (h.thread >= 0 ? `${name(profile, h.thread)} (${h.bursts} of ${r.bursts.length}, ${formatMs(h.wait)})` : `${unknownHolder(r.bursts[0])} (${h.bursts})`))
                     .join(', ')}
                 </td>
               </tr>,

@@ -58,8 +58,11 @@ export interface LockRow {
   waiters: number;
   total: number;
   clipped: number;
-  /** Holders by number of bursts held, most first; -1 stands for "unknown". */
-  holders: { thread: number; bursts: number }[];
+  /**
+   * Holders by the wait of the bursts they held (in the range), most first, then by bursts
+   * held: one long hold outranks many short ones. -1 stands for "unknown".
+   */
+  holders: { thread: number; bursts: number; wait: number }[];
 }
 
 /**
@@ -152,7 +155,7 @@ function burstOf(profile: Profile, waits: IndexIntoEvents[], kind: LockKind, sta
 
 /** Bursts by object (class @ address), most waited first; each with its holders. */
 export function lockRows(profile: Profile, bursts: readonly Burst[]): LockRow[] {
-  const rows = new Map<string, LockRow & { threads: Set<number>; byHolder: Map<number, number> }>();
+  const rows = new Map<string, LockRow & { threads: Set<number>; byHolder: Map<number, { bursts: number; wait: number }> }>();
   for (const b of bursts) {
     const key = `${b.kind}\u0000${b.cls}\u0000${b.address}`;
     let r = rows.get(key);
@@ -165,13 +168,17 @@ export function lockRows(profile: Profile, bursts: readonly Burst[]): LockRow[] 
     r.total += b.total;
     r.clipped += b.clipped;
     for (const i of b.waits) r.threads.add(profile.events.thread[i]);
-    r.byHolder.set(b.holder, (r.byHolder.get(b.holder) ?? 0) + 1);
+    const h = r.byHolder.get(b.holder);
+    if (h) {
+      h.bursts++;
+      h.wait += b.clipped;
+    } else r.byHolder.set(b.holder, { bursts: 1, wait: b.clipped });
   }
   return [...rows.values()]
     .map(({ threads, byHolder, ...r }) => ({
       ...r,
       waiters: threads.size,
-      holders: [...byHolder].map(([thread, n]) => ({ thread, bursts: n })).sort((a, b) => b.bursts - a.bursts || a.thread - b.thread),
+      holders: [...byHolder].map(([thread, h]) => ({ thread, ...h })).sort((a, b) => b.wait - a.wait || b.bursts - a.bursts || a.thread - b.thread),
     }))
     .sort((a, b) => b.clipped - a.clipped || b.total - a.total);
 }

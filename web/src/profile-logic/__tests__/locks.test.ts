@@ -32,7 +32,7 @@ describe('lock blame', () => {
     const b = bursts[0];
     expect([b.holder, b.chainOk, b.chainBroken, b.waiters, b.start, b.end]).toEqual([0, 2, 0, 3, 10, 402]);
     const rows = lockRows(p, bursts);
-    expect(rows.map((r) => [r.label, r.waits, r.holders])).toEqual([['Index @ 0x10', 3, [{ thread: 0, bursts: 1 }]]]);
+    expect(rows.map((r) => [r.label, r.waits, r.holders])).toEqual([['Index @ 0x10', 3, [{ thread: 0, bursts: 1, wait: 390 + 381 + 372 }]]]);
     // What the holder ran meanwhile.
     const w = threadWeights(p, indexEvents(p), b.holder, b.start, b.end, sampleTypesOf(p));
     expect(topMethods(p, w).map((m) => p.strings[m.name]).sort()).toEqual(['merge', 'run']);
@@ -79,9 +79,27 @@ describe('lock blame', () => {
     ]);
     const rows = lockRows(p, bursts);
     expect(rows[0].label).toBe('Index @ 0x10');
+    // Holders by the wait of the bursts they held: thread 4's (100 + 96 ms) before thread 0's (100 + 91).
     expect(rows[0].holders).toEqual([
-      { thread: 0, bursts: 1 },
-      { thread: 4, bursts: 1 },
+      { thread: 4, bursts: 1, wait: 196 },
+      { thread: 0, bursts: 1, wait: 191 },
+    ]);
+    // In a range, by the wait inside it.
+    expect(lockRows(p, inRange)[0].holders).toEqual([{ thread: 0, bursts: 1, wait: 20 }]);
+  });
+
+  it('ranks a holder of one long burst above a holder of many short ones', () => {
+    const p = buildProfile(TYPES, THREADS, [
+      wait(10, 1, 5, 0),
+      wait(100, 1, 5, 0),
+      wait(200, 1, 5, 0),
+      wait(300, 2, 900, 4),
+      wait(310, 1, 890, 4),
+    ]);
+    const rows = lockRows(p, lockBursts(p, indexEvents(p), waitKinds(p), null));
+    expect(rows[0].holders.map((h) => [h.thread, h.bursts])).toEqual([
+      [4, 1],
+      [0, 3],
     ]);
   });
 
