@@ -408,7 +408,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
       const n = waiting[kinds[0]]!.length;
       const c = Math.min(n - 1, Math.max(0, Math.floor(((x - labelW) / plotW) * n)));
       const w = (vp[1] - vp[0]) / n;
-      const lines = [`Threads waiting ${formatTime(vp[0] + c * w, clock, w)} – ${formatTime(vp[0] + (c + 1) * w, clock, w)}`];
+      const lines = [`Threads waiting (all kinds) ${formatTime(vp[0] + c * w, clock, w)} – ${formatTime(vp[0] + (c + 1) * w, clock, w)}`];
       for (const k of kinds) if (waiting[k]![c] > 0.005) lines.push(`${WAIT_INFO[k].label}: ${waiting[k]![c].toFixed(1)}`);
       if (lines.length === 1) lines.push('none');
       return lines;

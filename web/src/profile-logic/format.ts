@@ -18,7 +18,9 @@ export function formatMs(ms: number): string {
   }
   if (a >= 1000) return `${(ms / 1000).toFixed(a >= 10_000 ? 1 : 2)} s`;
   if (a >= 1) return `${ms.toFixed(a >= 100 ? 0 : 1)} ms`;
-  return `${(ms * 1000).toFixed(0)} µs`;
+  // (A time a hair before the origin, as a writer's tick rounding gives, reads as 0, not -0.)
+  const us = (ms * 1000).toFixed(0);
+  return `${us === '-0' ? '0' : us} µs`;
 }
 
 /**

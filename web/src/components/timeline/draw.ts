@@ -91,7 +91,7 @@ export function drawHead(g: CanvasRenderingContext2D, f: HeadInput): void {
     let max = f.weight === 'threads' ? 1 : 1e-9;
     for (let i = 0; i < n; i++) max = Math.max(max, hist.matching[i] + hist.other[i]);
     const per = formatMs((vp[1] - vp[0]) / n);
-    g.fillText(f.weight === 'threads' ? `max ${max.toFixed(1)} threads` : f.weight === 'duration' ? `max ${formatMs(max)} per ${per}` : `max ${formatCount(max)} per ${per}`, 8, 32);
+    g.fillText(f.weight === 'threads' ? `max ${max.toFixed(1)} threads, matching` : f.weight === 'duration' ? `max ${formatMs(max)} per ${per}` : `max ${formatCount(max)} per ${per}`, 8, 32);
     const bw = plotW / n;
     const colour = KINDS[f.typeKind].color;
     // A rect each, not one path per colour: a path of a bar per pixel column rasterised slower
@@ -170,7 +170,8 @@ function drawWaiting(g: CanvasRenderingContext2D, f: HeadInput): void {
   g.fillStyle = P.rule;
   g.fillRect(0, top, f.width, 1);
   g.fillStyle = P.text;
-  g.fillText('Threads waiting', 8, top + 15);
+  // Every kind of wait shown, whatever the event type and filters (the activity above counts the matching events).
+  g.fillText('Threads waiting, all kinds', 8, top + 15);
   const kinds = STACK_ORDER.filter((k) => f.waiting[k]);
   const cols = kinds.length ? f.waiting[kinds[0]]!.length : 0;
   let max = 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatRange, formatTick, formatTime, parseRange } from '../format';
+import { formatClock, formatDate, formatMs, formatRange, formatTick, formatTime, parseRange } from '../format';
 
 describe('times', () => {
   // 2026-11-23 14:03:20.125250 UTC
@@ -80,5 +80,11 @@ describe('typed ranges', () => {
     expect(formatRange([1000, 2500], null)).toBe('1–2.5');
     // Seconds still work with clock time on.
     expect(parseRange('1-2', start)).toEqual([1000, 2000]);
+  });
+
+  it('reads a time a hair before the origin as 0, a real negative one with its sign', () => {
+    expect(formatMs(-0.0001)).toBe('0 µs');
+    expect(formatMs(-0.002)).toBe('-2 µs');
+    expect(formatMs(0.0004)).toBe('0 µs');
   });
 });
