@@ -411,6 +411,11 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </button>
             </span>
           )}
+          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
+            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
+            Clock time (UTC)
+          </label>
+          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} tree={d.tree} title={`${loaded.name} · ${type?.name ?? ''}${deferred.inverted ? ' (inverted)' : ''}${deferred.range ? ` · ${formatRange(deferred.range, null)} s` : ''}`} />
           <span className="legend" aria-label="Timeline legend">
             <i style={{ background: KINDS[type?.kind ?? 'cpu'].color }} /> matching
             {d.states.length > 1 && (
@@ -435,11 +440,6 @@ export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedE
               </>
             )}
           </span>
-          <label className="check" title={`Read times as the clock showed them (UTC); the recording started ${new Date(profile.info.startMs).toISOString()}`}>
-            <input type="checkbox" checked={state.clock} onChange={(e) => set({ clock: e.currentTarget.checked })} />
-            Clock time (UTC)
-          </label>
-          <ExportButton profile={profile} typeIndex={d.typeIndex} select={d.select} weightMode={d.weightMode} fileName={loaded.name} tree={d.tree} title={`${loaded.name} · ${type?.name ?? ''}${deferred.inverted ? ' (inverted)' : ''}${deferred.range ? ` · ${formatRange(deferred.range, null)} s` : ''}`} />
         </div>
       </div>
       {windowed.map((t) => (
