@@ -482,7 +482,6 @@ pub struct Events {
 }
 
 impl Events {
-
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ty.len()
