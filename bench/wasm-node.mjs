@@ -18,7 +18,8 @@ for (let pos = 0; pos + 68 <= bytes.length; ) {
   spans.push({ offset: pos, size: Math.min(size, bytes.length - pos), startMs: Number(view.getBigInt64(pos + 32)) / 1e6 });
   pos += size;
 }
-const origin = Math.min(...spans.map((s) => s.startMs));
+// (The whole ms the first chunk starts in, as the page takes it: layout.ts originOf.)
+const origin = Math.floor(Math.min(...spans.map((s) => s.startMs)));
 const getters = ['threadName', 'frameName', 'frameClass', 'frameLine', 'frameBci', 'frameKind', 'stackFrame', 'stackPrefix', 'eventType', 'eventStart', 'eventDuration', 'eventThread', 'eventStack', 'eventWeight', 'eventState', 'eventSubject', 'eventValue', 'eventPeer', 'eventOffset'];
 
 function once() {

@@ -87,6 +87,13 @@ fn ms_since(t: i64, origin_ms: f64) -> f64 {
     (t / 1_000_000) as f64 - origin_ms + (t % 1_000_000) as f64 / 1e6
 }
 
+/// Epoch ms as ns, exact for the whole-ms origins the page uses (`origin_ms * 1e6` is not: the
+/// product has more digits than an f64 holds).
+fn nanos_of_ms(ms: f64) -> i64 {
+    let whole = ms.floor();
+    whole as i64 * 1_000_000 + ((ms - whole) * 1e6).round() as i64
+}
+
 /// A span in ns as ms.
 fn ms(d: i64) -> f64 {
     d as f64 / 1e6
@@ -668,7 +675,7 @@ pub fn decode_event(
     let (hs, err) = jfrscope_parser::header::chunk_headers_at(chunk_bytes, chunk_offset as u64, chunk as usize);
     let h = hs.into_iter().next().ok_or_else(|| js_error(err.map(|e| e.to_string()).unwrap_or_else(|| "no chunk".into())))?;
     let c = jfrscope_parser::Chunk::from_bytes(chunk_bytes, h, chunk as usize).map_err(js_error)?;
-    let origin_nanos = (origin_ms * 1e6) as i64;
+    let origin_nanos = nanos_of_ms(origin_ms);
     let (name, v) = c.decode_event_shown((offset - chunk_offset) as usize, origin_nanos, threads).map_err(|e| js_error(e.in_chunk(chunk as usize)))?;
     let mut s = String::from("{\"type\":");
     json_string(&name, &mut s);
@@ -703,7 +710,7 @@ impl TableReader {
     /// A reader of the events of type `type_name`; times in ms since `origin_ms` (epoch ms).
     #[wasm_bindgen(constructor)]
     pub fn new(type_name: &str, origin_ms: f64) -> TableReader {
-        let origin_nanos = (origin_ms * 1e6) as i64;
+        let origin_nanos = nanos_of_ms(origin_ms);
         TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ms }
     }
 

@@ -19,7 +19,7 @@ import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';
 import { recordingShape } from './shape';
 import { eventBuffers, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
-import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, partition, spanOf, type ChunkSpan, type Piece } from './layout';
+import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, originOf, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { Session, type GroupDecoder, type ViewOf } from './session';
 export type { FirstView, ViewOf } from './session';
@@ -483,7 +483,7 @@ export function loadRecording(
     const ends = await endsOf(file);
     performance.mark('jfrscope:layout read');
     if (stopped) throw new CancelledError();
-    const originMs = spans.length ? spans.reduce((a, s) => Math.min(a, s.startMs), Infinity) : 0;
+    const originMs = originOf(spans);
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8, spans.length || 1));
     const parts = spans.length ? partition(spans, n) : [[]];
     for (const group of parts) {

@@ -28,7 +28,28 @@ export function chunkHeaderAt(buf: ArrayBuffer, pos: number): { size: number; st
   if (view.getUint32(pos) !== 0x464c5200) return null;
   const size = Number(view.getBigInt64(pos + 8));
   if (!(size >= 68)) return null;
-  return { size, startMs: Number(view.getBigInt64(pos + 32)) / 1e6, durationMs: Number(view.getBigInt64(pos + 40)) / 1e6, writing: view.getUint8(pos + 64) !== 0 };
+  return { size, startMs: msOfNanos(view.getBigInt64(pos + 32)), durationMs: Number(view.getBigInt64(pos + 40)) / 1e6, writing: view.getUint8(pos + 64) !== 0 };
+}
+
+/**
+ * Epoch ns as epoch ms, never rounded up past a whole ms (an epoch time in ms has ~0.2 µs of
+ * f64 precision left): so `Math.floor` of it is the whole ms the time falls in (originOf).
+ */
+export function msOfNanos(ns: bigint): number {
+  const whole = Number(ns / 1_000_000n);
+  const ms = whole + Number(ns % 1_000_000n) / 1e6;
+  // (Rounded up to the next whole ms: a hair below it instead, 2^-10 ms being more than an ulp there.)
+  return ms >= whole + 1 ? whole + 1 - 2 ** -10 : ms;
+}
+
+/**
+ * The recording's origin, its times' zero: the whole epoch ms in which its first chunk starts.
+ * A whole ms is exact in an f64, so no event at or after a chunk's start reads a hair before
+ * zero, as it did with the start itself (off by up to 0.1 µs as an f64), and times since the
+ * origin plus the origin are the clock's times to the ns.
+ */
+export function originOf(spans: readonly Pick<ChunkSpan, 'startMs'>[]): number {
+  return spans.length ? Math.floor(spans.reduce((a, s) => Math.min(a, s.startMs), Infinity)) : 0;
 }
 
 /** The span of the chunk at `offset` whose header is `h`. */

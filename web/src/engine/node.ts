@@ -9,7 +9,7 @@ import { decodeEvent, initSync, Parser, TableReader } from './pkg/jfrscope_wasm.
 import type { Table } from 'apache-arrow';
 import { joinTableParts, tableGroup, type WasmTableReader } from './type-table';
 import { chainThreads, countGroup, decodable, describeCounted, eventBuffers, EventBuffers, eventJson, mostRowsInAChunk, readPart, rowsGroup, setThreadChain, sourceOf, type Description, type PartColumns, type WasmParser } from './parts';
-import { chunkLayout, partition } from './layout';
+import { chunkLayout, originOf, partition } from './layout';
 import { mergeDescriptions, mergeParts } from './merge';
 import { toProfile } from './tables';
 import { Session, type GroupDecoder } from './session';
@@ -38,7 +38,7 @@ export function decodeInNode(input: Uint8Array, parts = 1): Profile {
   initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
-  const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+  const originMs = originOf(spans);
   const groups = spans.length ? partition(spans, parts) : [[]];
   const each = (g: (typeof groups)[number], f: (b: Uint8Array, o: number, i: number) => void) => {
     if (g.length === 0) f(new Uint8Array(buf), 0, 0);
@@ -88,7 +88,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
-  const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+  const originMs = originOf(spans);
   const make = () => new Parser(originMs) as unknown as WasmParser;
   const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
@@ -136,7 +136,7 @@ export async function typeTableInNode(input: Uint8Array, type: string, parts = 1
   initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
-  const originMs = spans.length ? Math.min(...spans.map((s) => s.startMs)) : 0;
+  const originMs = originOf(spans);
   const make = () => new TableReader(type, originMs) as unknown as WasmTableReader;
   const groups = spans.length ? partition(spans, parts) : [[]];
   const sources = groups.map((g) => {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkLayout, partition } from '../layout';
+import { chunkLayout, originOf, partition } from '../layout';
 import { initWasm } from '../node';
 import { countGroup, sourceOf, type Description, type WasmParser, type WasmSparseChunk } from '../parts';
 import { Parser, SparseChunk } from '../pkg/jfrscope_wasm.js';
@@ -39,7 +39,7 @@ async function both(file: string, groups: number) {
   const bytes = new Uint8Array(readFileSync(file));
   const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const spans = chunkLayout(buf);
-  const origin = Math.min(...spans.map((s) => s.startMs));
+  const origin = originOf(spans);
   const make = () => new Parser(origin) as unknown as WasmParser;
   const sparse = (offset: number, size: number) => new SparseChunk(offset, size) as unknown as WasmSparseChunk;
   const blob = new Counting([bytes]);

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeEvent } from '../pkg/jfrscope_wasm.js';
 import { decodeInNode, initWasm } from '../node';
-import { chunkLayout } from '../layout';
+import { chunkLayout, originOf } from '../layout';
 import { parseEventFields } from '../fields';
 import { eventJson } from '../parts';
 
@@ -34,7 +34,7 @@ describe('event fields', () => {
     const buf = input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength) as ArrayBuffer;
     const spans = chunkLayout(buf);
     const span = spans.find((s) => offset >= s.offset && offset < s.offset + s.size)!;
-    const originMs = Math.min(...spans.map((s) => s.startMs));
+    const originMs = originOf(spans);
     const f = parseEventFields(eventJson(decodeEvent, new Uint8Array(buf, span.offset, span.size), span, offset, originMs));
 
     expect(f.eventType).toBe('jdk.JavaMonitorEnter');

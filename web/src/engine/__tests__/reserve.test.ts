@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { chunkLayout } from '../layout';
+import { chunkLayout, originOf } from '../layout';
 import { initWasm } from '../node';
 import { rowsGroup, sourceOf, type WasmParser } from '../parts';
 import { Parser } from '../pkg/jfrscope_wasm.js';
@@ -40,7 +40,7 @@ it('reserves room for the rows pending at any piece, from the largest chunk and 
   let reserved = 0;
   let held = 0;
   const make = () => {
-    const p = new Parser(Math.min(...spans.map((s) => s.startMs))) as unknown as WasmParser;
+    const p = new Parser(originOf(spans)) as unknown as WasmParser;
     return new Proxy(p, {
       get(target, key) {
         if (key === 'reserveRows') return (n: number) => ((reserved = n), target.reserveRows(n));

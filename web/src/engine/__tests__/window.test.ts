@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../columns/profile';
-import { chunkLayout } from '../layout';
+import { chunkLayout, originOf } from '../layout';
 import { sessionInNode } from '../node';
 import { mostRowsInAChunk, type Description } from '../parts';
 
 const root = resolve(__dirname, '../../../..');
 const bytes = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-multichunk.jfr')));
 const spans = chunkLayout(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-const origin = Math.min(...spans.map((s) => s.startMs));
+const origin = originOf(spans);
 /** [chunk][type] → the JDK's count. */
 const jdk: Map<string, number>[] = [];
 for (const line of readFileSync(resolve(root, 'fixtures/expected/jdk17-multichunk.jfr.chunk-counts.tsv'), 'utf8').trim().split('\n')) {
