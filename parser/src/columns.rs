@@ -479,12 +479,64 @@ pub struct Events {
     pub varies: u16,
     /// Rows whose stack was lost ([`STACK_LOST`]) since the last [`Events::clear`].
     pub stacks_lost: usize,
+    /// When set ([`Events::read_in_ms`]), the type, start, duration and offset of each row are
+    /// written here, in the form a page keeps them, and not to `ty`, `start_ns`, `duration_ns`
+    /// and `offset` (left empty) nor `chunk`.
+    pub ms: Option<MsColumns>,
+}
+
+/// Four event columns as a page keeps them, converted as the row sink appends each batch (while
+/// it is in cache), not in a pass over the columns afterwards: a reader that sends rows on in
+/// that form reads them once.
+#[derive(Debug, Clone)]
+pub struct MsColumns {
+    /// The times' zero, in ns since the Unix epoch.
+    pub origin_ns: i64,
+    /// Row in the event types, at most `u16::MAX`.
+    pub ty: Vec<u16>,
+    /// Start, ms since the origin: `(start_ns - origin_ns) as f64 / 1e6`.
+    pub start: Vec<f64>,
+    /// Duration in ms, as an f32.
+    pub duration: Vec<f32>,
+    /// Absolute byte offset of the event in the file.
+    pub offset: Vec<f64>,
+    /// The latest end of the rows, each its start plus its duration as an f32 (-infinity
+    /// without rows): where a reader of these columns reckons they end.
+    pub end: f64,
+}
+
+impl MsColumns {
+    fn new(origin_ns: i64) -> MsColumns {
+        MsColumns { origin_ns, ty: Vec::new(), start: Vec::new(), duration: Vec::new(), offset: Vec::new(), end: f64::NEG_INFINITY }
+    }
+
+    /// A start in ns as ms since the origin ([`ms_since`]).
+    #[inline]
+    pub fn ms_since(&self, t: i64) -> f64 {
+        ms_since(t, self.origin_ns)
+    }
+}
+
+/// Nanoseconds since the epoch as ms since `origin_ns` (epoch ns): the difference in integers,
+/// exact in an f64 within 104 days of the origin (an epoch time in ns has more digits than an
+/// f64 holds), then one rounding.
+#[inline]
+pub fn ms_since(t: i64, origin_ns: i64) -> f64 {
+    t.wrapping_sub(origin_ns) as f64 / 1e6
 }
 
 impl Events {
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.ty.len()
+        self.thread.len()
+    }
+
+    /// From now on, write the type, start, duration and offset of each row in a page's form
+    /// ([`MsColumns`], times in ms since `origin_ns`) instead of `ty`, `start_ns`,
+    /// `duration_ns`, `offset` and `chunk`. Call before any row is added.
+    pub fn read_in_ms(&mut self, origin_ns: i64) {
+        assert!(self.is_empty(), "read_in_ms after rows were added");
+        self.ms = Some(MsColumns::new(origin_ns));
     }
 
     /// Drop every row, keeping the columns' capacity for the next ones.
@@ -501,6 +553,13 @@ impl Events {
         self.peer.clear();
         self.chunk.clear();
         self.offset.clear();
+        if let Some(m) = &mut self.ms {
+            m.ty.clear();
+            m.start.clear();
+            m.duration.clear();
+            m.offset.clear();
+            m.end = f64::NEG_INFINITY;
+        }
         self.varies = 0;
         self.stacks_lost = 0;
     }
@@ -508,9 +567,18 @@ impl Events {
     /// Room for `n` more rows in every column: a caller that knows the count (from a count
     /// pass) saves the copies and the doubled peak of growing vectors.
     pub fn reserve_exact(&mut self, n: usize) {
-        self.ty.reserve_exact(n);
-        self.start_ns.reserve_exact(n);
-        self.duration_ns.reserve_exact(n);
+        if let Some(m) = &mut self.ms {
+            m.ty.reserve_exact(n);
+            m.start.reserve_exact(n);
+            m.duration.reserve_exact(n);
+            m.offset.reserve_exact(n);
+        } else {
+            self.ty.reserve_exact(n);
+            self.start_ns.reserve_exact(n);
+            self.duration_ns.reserve_exact(n);
+            self.chunk.reserve_exact(n);
+            self.offset.reserve_exact(n);
+        }
         self.thread.reserve_exact(n);
         self.stack.reserve_exact(n);
         self.weight.reserve_exact(n);
@@ -518,13 +586,11 @@ impl Events {
         self.subject.reserve_exact(n);
         self.value.reserve_exact(n);
         self.peer.reserve_exact(n);
-        self.chunk.reserve_exact(n);
-        self.offset.reserve_exact(n);
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.ty.is_empty()
+        self.thread.is_empty()
     }
 }
 

@@ -104,7 +104,6 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
         }
     }
 
-    let first_row = rec.events.len();
     let mut d = Resolver::new(chunk).with_thread_overrides(threads);
     let mut out = RowSink::new(chunk);
     let mut errors = Vec::new();
@@ -186,9 +185,7 @@ fn decode_chunk_with(chunk: &Chunk<'_>, rec: &mut Recording, only: Option<&[Stri
     }
     };
     out.flush(&mut rec.events);
-    let e = &rec.events;
-    let end = (first_row..e.len()).map(|i| e.start_ns[i].saturating_add(e.duration_ns[i])).max();
-    if let Some(end) = end {
+    if let Some(end) = out.end_ns {
         rec.info.data_end_nanos = Some(rec.info.data_end_nanos.map_or(end, |d| d.max(end)));
     }
     if !rows_only {

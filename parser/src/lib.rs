@@ -34,7 +34,7 @@ mod testutil;
 mod tests_unit;
 
 pub use chunk::Chunk;
-pub use columns::{EventKind, EventType, Events, FrameKind, Frames, Stacks, Strings, Threads, NONE, STACK_LOST};
+pub use columns::{ms_since, EventKind, EventType, Events, FrameKind, MsColumns, Frames, Stacks, Strings, Threads, NONE, STACK_LOST};
 pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
 pub use table::{type_table, Column, ColumnData, ColumnKind, TypeTable, Unit};

@@ -24,6 +24,8 @@ pub(crate) struct RowSink {
     pub(crate) value: [f64; BATCH],
     pub(crate) peer: [i32; BATCH],
     pub(crate) offset: [u64; BATCH],
+    /// The latest end (start plus duration, ns) of the rows flushed so far; none without rows.
+    pub(crate) end_ns: Option<i64>,
 }
 
 pub(crate) const BATCH: usize = 256;
@@ -48,6 +50,7 @@ impl RowSink {
             value: [0.0; BATCH],
             peer: [0; BATCH],
             offset: [0; BATCH],
+            end_ns: None,
         })
     }
 
@@ -76,24 +79,23 @@ impl RowSink {
     #[inline(never)]
     pub(crate) fn flush(&mut self, e: &mut crate::columns::Events) {
         let n = self.n.min(BATCH);
-        if n > 0 {
-            // Which columns stop holding one value, and the stacks lost: a batch in cache read
-            // once here, not every row of a piece again when it is sent.
-            let v = &mut e.varies;
-            note(v, 0, &e.ty, &self.ty[..n], |a, b| a == b);
-            note(v, 1, &e.duration_ns, &self.duration[..n], |a, b| a == b);
-            note(v, 2, &e.thread, &self.thread[..n], |a, b| a == b);
-            note(v, 3, &e.stack, &self.stack[..n], |a, b| a == b);
-            note(v, 4, &e.weight, &self.weight[..n], |a, b| a.to_bits() == b.to_bits());
-            note(v, 5, &e.state, &self.state[..n], |a, b| a == b);
-            note(v, 6, &e.subject, &self.subject[..n], |a, b| a == b);
-            note(v, 7, &e.value, &self.value[..n], |a, b| a.to_bits() == b.to_bits());
-            note(v, 8, &e.peer, &self.peer[..n], |a, b| a == b);
-            e.stacks_lost += self.stack[..n].iter().filter(|&&s| s == crate::columns::STACK_LOST).count();
+        self.n = 0;
+        if n == 0 {
+            return;
         }
-        e.ty.extend_from_slice(&self.ty[..n]);
-        e.start_ns.extend_from_slice(&self.start[..n]);
-        e.duration_ns.extend_from_slice(&self.duration[..n]);
+        let end = self.start[..n].iter().zip(&self.duration[..n]).map(|(&t, &d)| t.saturating_add(d)).max();
+        self.end_ns = self.end_ns.max(end);
+        // Which columns stop holding one value, and the stacks lost: a batch in cache read once
+        // here, not every row of a piece again when it is sent.
+        let v = &mut e.varies;
+        note(v, 2, e.thread.first(), &self.thread[..n], |a, b| a == b);
+        note(v, 3, e.stack.first(), &self.stack[..n], |a, b| a == b);
+        note(v, 4, e.weight.first(), &self.weight[..n], |a, b| a.to_bits() == b.to_bits());
+        note(v, 5, e.state.first(), &self.state[..n], |a, b| a == b);
+        note(v, 6, e.subject.first(), &self.subject[..n], |a, b| a == b);
+        note(v, 7, e.value.first(), &self.value[..n], |a, b| a.to_bits() == b.to_bits());
+        note(v, 8, e.peer.first(), &self.peer[..n], |a, b| a == b);
+        e.stacks_lost += self.stack[..n].iter().filter(|&&s| s == crate::columns::STACK_LOST).count();
         e.thread.extend_from_slice(&self.thread[..n]);
         e.stack.extend_from_slice(&self.stack[..n]);
         e.weight.extend_from_slice(&self.weight[..n]);
@@ -101,20 +103,45 @@ impl RowSink {
         e.subject.extend_from_slice(&self.subject[..n]);
         e.value.extend_from_slice(&self.value[..n]);
         e.peer.extend_from_slice(&self.peer[..n]);
-        e.chunk.resize(e.chunk.len() + n, self.chunk);
-        e.offset.extend_from_slice(&self.offset[..n]);
-        self.n = 0;
+        if let Some(m) = &mut e.ms {
+            // The page's form, converted while the batch is in cache: the type as a u16, times
+            // in ms since the origin (a duration as an f32), offsets as f64; whether the type
+            // or the duration varies, in that form.
+            let ty: [u16; BATCH] = std::array::from_fn(|i| self.ty[i].min(u16::MAX as u32) as u16);
+            let duration: [f32; BATCH] = std::array::from_fn(|i| (self.duration[i] as f64 / 1e6) as f32);
+            note(v, 0, m.ty.first(), &ty[..n], |a, b| a == b);
+            note(v, 1, m.duration.first(), &duration[..n], |a, b| a.to_bits() == b.to_bits());
+            m.ty.extend_from_slice(&ty[..n]);
+            m.duration.extend_from_slice(&duration[..n]);
+            let mut end = m.end;
+            for (&t, &d) in self.start[..n].iter().zip(&duration[..n]) {
+                let s = m.ms_since(t);
+                m.start.push(s);
+                let x = s + f64::from(d);
+                end = if x > end { x } else { end };
+            }
+            m.end = end;
+            m.offset.extend(self.offset[..n].iter().map(|&o| o as f64));
+        } else {
+            note(v, 0, e.ty.first(), &self.ty[..n], |a, b| a == b);
+            note(v, 1, e.duration_ns.first(), &self.duration[..n], |a, b| a == b);
+            e.ty.extend_from_slice(&self.ty[..n]);
+            e.start_ns.extend_from_slice(&self.start[..n]);
+            e.duration_ns.extend_from_slice(&self.duration[..n]);
+            e.chunk.resize(e.chunk.len() + n, self.chunk);
+            e.offset.extend_from_slice(&self.offset[..n]);
+        }
     }
 }
 
-/// Sets bit `bit` of `varies` when `batch` holds a value other than the column's first (the
+/// Sets bit `bit` of `varies` when `batch` holds a value other than the column's `first` (the
 /// batch's own first when the column has no rows yet).
 #[inline]
-fn note<T: Copy>(varies: &mut u16, bit: u32, column: &[T], batch: &[T], same: impl Fn(T, T) -> bool) {
+fn note<T: Copy>(varies: &mut u16, bit: u32, first: Option<&T>, batch: &[T], same: impl Fn(T, T) -> bool) {
     if *varies & (1 << bit) != 0 {
         return;
     }
-    let first = column.first().copied().unwrap_or(batch[0]);
+    let first = first.copied().unwrap_or(batch[0]);
     if !batch.iter().all(|&x| same(x, first)) {
         *varies |= 1 << bit;
     }

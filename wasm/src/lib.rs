@@ -12,7 +12,7 @@
 //! Errors become JS `Error`s in exactly one place, [`js_error`].
 
 use jfrscope_parser::value::json_string;
-use jfrscope_parser::{ColumnData, Options, Recording, Unit};
+use jfrscope_parser::{ms_since, ColumnData, Options, Recording, Unit};
 use std::fmt::Write;
 use wasm_bindgen::prelude::*;
 
@@ -71,20 +71,7 @@ impl SparseChunk {
 #[wasm_bindgen]
 pub struct Parser {
     rec: Recording,
-    origin_ms: f64,
     sent: Sent,
-    /// Converted copies of event columns for [`Parser::event_column_at`], reused piece to piece.
-    out_f64: Vec<f64>,
-    out_f32: Vec<f32>,
-    out_u16: Vec<u16>,
-    /// The latest end of the rows since the last piece, found with their start times (column 1).
-    end: Option<f64>,
-}
-
-/// Nanoseconds since the epoch as ms since `origin_ms` (epoch ms). Whole ms and the rest apart:
-/// an epoch time in ns has more digits than an f64 holds, the difference to the origin does not.
-fn ms_since(t: i64, origin_ms: f64) -> f64 {
-    (t / 1_000_000) as f64 - origin_ms + (t % 1_000_000) as f64 / 1e6
 }
 
 /// Epoch ms as ns, exact for the whole-ms origins the page uses (`origin_ms * 1e6` is not: the
@@ -92,17 +79,6 @@ fn ms_since(t: i64, origin_ms: f64) -> f64 {
 fn nanos_of_ms(ms: f64) -> i64 {
     let whole = ms.floor();
     whole as i64 * 1_000_000 + ((ms - whole) * 1e6).round() as i64
-}
-
-/// A span in ns as ms.
-fn ms(d: i64) -> f64 {
-    d as f64 / 1e6
-}
-
-/// Where an event ends, as JS reckons it from the columns: its start (ms since the origin) plus
-/// its duration as an f32.
-fn end_ms(start_ms: f64, d: i64) -> f64 {
-    start_ms + f64::from(ms(d) as f32)
 }
 
 fn f64_ids(v: &[i64]) -> Vec<f64> {
@@ -144,7 +120,11 @@ impl Parser {
     /// A parser whose event times are milliseconds since `origin_ms` (epoch ms).
     #[wasm_bindgen(constructor)]
     pub fn new(origin_ms: f64) -> Parser {
-        Parser { rec: Recording::default(), origin_ms, sent: Sent::default(), out_f64: Vec::new(), out_f32: Vec::new(), out_u16: Vec::new(), end: None }
+        let mut rec = Recording::default();
+        // Rows in the page's form as they are read: the columns JS copies out need no pass of
+        // their own (jfrscope_parser::MsColumns).
+        rec.events.read_in_ms(nanos_of_ms(origin_ms));
+        Parser { rec, sent: Sent::default() }
     }
 
     /// Decode the whole chunks in `bytes`, which start at absolute `base_offset` of the file
@@ -152,7 +132,6 @@ impl Parser {
     #[wasm_bindgen(js_name = addChunks)]
     pub fn add_chunks(&mut self, bytes: &[u8], base_offset: f64, first_chunk: u32) {
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &Options::default(), &mut self.rec);
-        self.end = None;
     }
 
     /// Count the events of every type, read the description and collect errors, decoding no
@@ -180,7 +159,6 @@ impl Parser {
         let only = names.lines().filter(|n| !n.is_empty()).map(str::to_string).collect();
         let opts = Options { only: Some(only), pass: jfrscope_parser::Pass::Rows };
         jfrscope_parser::parse_into(bytes, base_offset as u64, first_chunk as usize, &opts, &mut self.rec);
-        self.end = None;
     }
 
     /// Thread pool ids of chunks whose thread the JDK's reader carries over from an earlier
@@ -215,7 +193,6 @@ impl Parser {
         let r = &self.rec;
         self.sent = Sent { strings: r.strings.list.len(), threads: r.threads.len(), frames: r.frames.len(), stacks: r.stacks.len() };
         self.rec.events.clear();
-        self.end = None;
     }
 
     /// The string table (from the last piece on).
@@ -281,19 +258,18 @@ impl Parser {
     /// Event type rows as u16 (a recording has far fewer than 65,536 event types; the parser
     /// caps them below that).
     #[wasm_bindgen(js_name = eventType)]
-    pub fn event_type(&self) -> Vec<u16> {
-        self.rec.events.ty.iter().map(|&t| t.min(u16::MAX as u32) as u16).collect()
+    pub fn event_type(&self) -> js_sys::Uint16Array {
+        js_sys::Uint16Array::from(&self.ms().ty[..])
     }
     /// Event starts in ms since the origin.
     #[wasm_bindgen(js_name = eventStart)]
-    pub fn event_start(&self) -> Vec<f64> {
-        let o = self.origin_ms;
-        self.rec.events.start_ns.iter().map(|&t| ms_since(t, o)).collect()
+    pub fn event_start(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.ms().start[..])
     }
     /// Event durations in ms, as f32 (24 bits of mantissa: 0.03 ms steps at five minutes).
     #[wasm_bindgen(js_name = eventDuration)]
-    pub fn event_duration(&self) -> Vec<f32> {
-        self.rec.events.duration_ns.iter().map(|&d| ms(d) as f32).collect()
+    pub fn event_duration(&self) -> js_sys::Float32Array {
+        js_sys::Float32Array::from(&self.ms().duration[..])
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventThread)]
@@ -332,8 +308,13 @@ impl Parser {
     }
     #[allow(missing_docs)]
     #[wasm_bindgen(js_name = eventOffset)]
-    pub fn event_offset(&self) -> Vec<f64> {
-        self.rec.events.offset.iter().map(|&o| o as f64).collect()
+    pub fn event_offset(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.ms().offset[..])
+    }
+
+    /// The type, start, duration and offset columns, in the page's form (read so from `new`).
+    fn ms(&self) -> &jfrscope_parser::MsColumns {
+        self.rec.events.ms.as_ref().expect("a Parser reads rows in ms")
     }
 
     /// Where event column `k` of the rows since the last piece lies in wasm memory (byte
@@ -344,34 +325,13 @@ impl Parser {
     /// (i32), 5 weight (f64), 6 state (i32), 7 subject (i32), 8 value (f64), 9 peer (i32),
     /// 10 offset (f64); 0 for another `k`.
     #[wasm_bindgen(js_name = eventColumnAt)]
-    pub fn event_column_at(&mut self, k: u32) -> u32 {
+    pub fn event_column_at(&self, k: u32) -> u32 {
         let e = &self.rec.events;
-        let o = self.origin_ms;
+        let m = self.ms();
         match k {
-            0 => {
-                self.out_u16.clear();
-                self.out_u16.extend(e.ty.iter().map(|&t| t.min(u16::MAX as u32) as u16));
-                self.out_u16.as_ptr() as u32
-            }
-            1 => {
-                // With the start times, the latest end (as JS reckons it from the columns: the
-                // start plus the duration as an f32), while both are at hand.
-                self.out_f64.clear();
-                let mut end = f64::NEG_INFINITY;
-                for (&t, &d) in e.start_ns.iter().zip(&e.duration_ns) {
-                    let s = ms_since(t, o);
-                    self.out_f64.push(s);
-                    let x = end_ms(s, d);
-                    end = if x > end { x } else { end };
-                }
-                self.end = Some(end);
-                self.out_f64.as_ptr() as u32
-            }
-            2 => {
-                self.out_f32.clear();
-                self.out_f32.extend(e.duration_ns.iter().map(|&d| ms(d) as f32));
-                self.out_f32.as_ptr() as u32
-            }
+            0 => m.ty.as_ptr() as u32,
+            1 => m.start.as_ptr() as u32,
+            2 => m.duration.as_ptr() as u32,
             3 => e.thread.as_ptr() as u32,
             4 => e.stack.as_ptr() as u32,
             5 => e.weight.as_ptr() as u32,
@@ -379,11 +339,7 @@ impl Parser {
             7 => e.subject.as_ptr() as u32,
             8 => e.value.as_ptr() as u32,
             9 => e.peer.as_ptr() as u32,
-            10 => {
-                self.out_f64.clear();
-                self.out_f64.extend(e.offset.iter().map(|&x| x as f64));
-                self.out_f64.as_ptr() as u32
-            }
+            10 => m.offset.as_ptr() as u32,
             _ => 0,
         }
     }
@@ -395,6 +351,7 @@ impl Parser {
     #[wasm_bindgen(js_name = eventColumnOne)]
     pub fn event_column_one(&self, k: u32) -> Option<f64> {
         let e = &self.rec.events;
+        let m = self.ms();
         // (Which columns hold one value is kept as the rows come: Events::varies.)
         let bit = match k {
             0 => 0,
@@ -405,8 +362,8 @@ impl Parser {
             return None;
         }
         Some(match k {
-            0 => e.ty[0].min(u16::MAX as u32) as f64,
-            2 => ms(e.duration_ns[0]) as f32 as f64,
+            0 => f64::from(m.ty[0]),
+            2 => f64::from(m.duration[0]),
             3 => f64::from(e.thread[0]),
             4 => f64::from(e.stack[0]),
             5 => e.weight[0],
@@ -418,18 +375,10 @@ impl Parser {
     }
 
     /// The latest end of the rows since the last piece, start plus duration in ms since the
-    /// origin, each as its column gives it (-Infinity without rows): found with the start
-    /// column when JS read it ([`Parser::event_column_at`] 1), else here.
+    /// origin, each as its column gives it (-Infinity without rows).
     #[wasm_bindgen(js_name = pieceEnd)]
-    pub fn piece_end(&mut self) -> f64 {
-        if let Some(end) = self.end {
-            return end;
-        }
-        let e = &self.rec.events;
-        let o = self.origin_ms;
-        let end = e.start_ns.iter().zip(&e.duration_ns).map(|(&t, &d)| end_ms(ms_since(t, o), d)).fold(f64::NEG_INFINITY, |a, x| if x > a { x } else { a });
-        self.end = Some(end);
-        end
+    pub fn piece_end(&self) -> f64 {
+        self.ms().end
     }
 
     /// Rows since the last piece whose stack was lost (stack row -2: their chunk was cut before
@@ -702,7 +651,7 @@ pub fn decode_event(
 pub struct TableReader {
     t: jfrscope_parser::TypeTable,
     rec: Recording,
-    origin_ms: f64,
+    origin_ns: i64,
 }
 
 #[wasm_bindgen]
@@ -711,7 +660,7 @@ impl TableReader {
     #[wasm_bindgen(constructor)]
     pub fn new(type_name: &str, origin_ms: f64) -> TableReader {
         let origin_nanos = nanos_of_ms(origin_ms);
-        TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ms }
+        TableReader { t: jfrscope_parser::TypeTable::new(type_name, origin_nanos), rec: Recording::default(), origin_ns: origin_nanos }
     }
 
     /// Thread overrides, as `Parser.setThreadChain` takes them: threads named as the JDK names
@@ -784,10 +733,10 @@ impl TableReader {
 
     /// Values of a `float`, `time`, `span` or `offset` column (0 where null).
     pub fn floats(&self, i: usize) -> Vec<f64> {
-        let o = self.origin_ms;
+        let o = self.origin_ns;
         match (self.kind(i), self.t.columns.get(i).map(|c| &c.data)) {
             ("time", Some(ColumnData::Int(v))) => v.iter().map(|&t| ms_since(t, o)).collect(),
-            ("span", Some(ColumnData::Int(v))) => v.iter().map(|&d| ms(d)).collect(),
+            ("span", Some(ColumnData::Int(v))) => v.iter().map(|&d| d as f64 / 1e6).collect(),
             (_, Some(ColumnData::Int(v))) => v.iter().map(|&x| x as f64).collect(),
             (_, Some(ColumnData::Float(v))) => v.clone(),
             _ => Vec::new(),
