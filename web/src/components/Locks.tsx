@@ -108,7 +108,8 @@ export function LocksView({ profile, rows, detail, clock, search, onSelectBurst,
                     <td className="num">{b.waiters}</td>
                     <td className="num">{formatMs(b.total)}</td>
                     <td className="num">{formatMs(b.clipped)}</td>
-                    <td>{holderText(profile, b)}</td>
+                    {/* Why a burst names no holder is said once, on its object's row. */}
+                    <td title={b.holder < 0 ? unknownHolder(b) : undefined}>{b.holder < 0 ? 'unknown' : holderText(profile, b)}</td>
                   </tr>
                 );
               }),
