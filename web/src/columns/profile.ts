@@ -110,7 +110,8 @@ export interface RecordingError {
 }
 
 export interface RecordingInfo {
-  startMs: number; // wall-clock ms since the Unix epoch
+  /** The times' zero: wall-clock ms since the Unix epoch, the whole ms in which the first chunk starts (engine/layout.ts originOf). */
+  startMs: number;
   /** To the chunk headers' end; to the data's end when the recording is damaged and the data ends sooner. */
   durationMs: number;
   /** Where the decoded rows end (wall-clock ms), null with none. */
