@@ -10,9 +10,9 @@
  *     worker gets its slice, transferred
  *   then a lazy load (session.ts): count pass, rows of what fits, merged; the rest on demand.
  *
- * The main thread reads chunk headers and merges columns; nothing holds a File's bytes for longer
- * than one chunk's decoding. Workers live as long as the recording is open: they decode deferred
- * types and single events (the side panel) from the bytes they hold. Cancelling a load (another
+ * The main thread reads chunk headers and merges columns; it never holds a File's bytes. Workers
+ * live as long as the recording is open: they decode deferred types and single events (the side
+ * panel) from the chunks they keep from the count pass (up to HELD_BYTES) or read again. Cancelling a load (another
  * file dropped) or closing the recording terminates them.
  */
 import type { Table } from 'apache-arrow';
@@ -39,8 +39,9 @@ export interface LoadHandle {
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
 /**
- * Bytes of a File the workers keep (all of them together) between the count pass and the first
- * rows round, so those chunks are not read twice; the rest is read again from the disk.
+ * Bytes of a File the workers keep (all of them together) from the count pass, so those chunks
+ * are not read twice: for the first rows round, and after it for later rounds too unless that
+ * round's columns are large (session.ts keepsChunks); the rest is read again from the disk.
  */
 export const HELD_BYTES = 1024 ** 3;
 
@@ -312,8 +313,9 @@ export class WorkerGroup implements GroupDecoder {
     chunks?: number[],
     threads?: ThreadOverrides,
     into?: SharedInto,
+    keep?: boolean,
   ): Promise<void> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads, into }, onProgress, (p) => onPiece(p, false));
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads, into, keep }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }

@@ -81,10 +81,15 @@ export interface NodeSessionOptions {
   wholeFirstBytes?: number;
   /** Rows written by the decoders into shared columns (a cross-origin isolated page). */
   shared?: boolean;
+  /**
+   * Each group read as a File is (a Blob this makes of its bytes), its chunks held from the count
+   * pass as a worker holds them; else the group's bytes are read in memory.
+   */
+  blob?: (bytes: Uint8Array<ArrayBuffer>) => Blob;
 }
 
 /** A lazy-load session over `parts` groups, each read by wasm directly (what a worker does). */
-export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows, limit, wholeFirstBytes, shared = false }: NodeSessionOptions = {}): Session {
+export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows, limit, wholeFirstBytes, shared = false, blob }: NodeSessionOptions = {}): Session {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
@@ -93,7 +98,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
   const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
-    const source = sourceOf(buf.slice(base, end), base, g);
+    const source = sourceOf(blob ? blob(new Uint8Array(buf, base, end - base)) : buf.slice(base, end), base, g);
     // As the page hands a merged piece's buffers back to its worker: the next pieces overwrite
     // them (in place here, where nothing is transferred).
     const buffers = new EventBuffers();
@@ -101,8 +106,11 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
     let counted: Description | null = null;
     return {
       size: end - base,
-      count: async (onProgress, onShape) => (counted = await countGroup(make, source, onProgress, onShape)),
-      rows: (types, expected, onProgress, onPiece, chunks, threads, into) =>
+      count: async (onProgress, onShape) => {
+        if (blob) source.hold();
+        return (counted = await countGroup(make, source, onProgress, onShape));
+      },
+      rows: (types, expected, onProgress, onPiece, chunks, threads, into, keep) =>
         rowsGroup(
           make,
           source,
@@ -118,6 +126,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
           { buffers, memory, into: into && { ...into } },
           mostRowsInAChunk(counted, types, chunks),
           threads,
+          keep,
         ),
       buffers,
     };

@@ -45,9 +45,8 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
       { buffers, memory, into: req.into && { ...req.into } },
       mostRowsInAChunk(counted, req.types, req.chunks),
       req.threads,
+      req.keep,
     );
-    // The file's bytes stay on disk from now on; later rounds and event details read them again.
-    source.release();
   } else if (req.kind === 'table') {
     const part = await tableGroup(() => new TableReader(req.type, originMs) as unknown as WasmTableReader, source, progress, req.threads);
     post({ kind: 'table', id: req.id, part }, tablePartTransferables(part));

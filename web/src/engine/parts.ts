@@ -936,6 +936,7 @@ export async function rowsGroup(
   events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto },
   chunkRows = 0,
   threads?: ThreadOverrides,
+  keep = false,
 ): Promise<void> {
   const p = make();
   try {
@@ -956,10 +957,13 @@ export async function rowsGroup(
           onPiece(readPart(p, events), false);
           p.nextPiece();
         }
-      }, chunks, true);
+        // Not kept: each chunk held from the count pass let go once decoded, as the columns grow.
+      }, chunks, !keep);
     }
     await events?.buffers.room();
     onPiece(readPart(p, events), true);
+    // Not kept: the file's bytes stay on disk from now on; later passes and events opened read them again.
+    if (!keep) g.release();
   } finally {
     p.free();
   }

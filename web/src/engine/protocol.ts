@@ -4,8 +4,9 @@
  *
  *   open {source: File slice or bytes, spans}      (no answer; the worker keeps the source)
  *   count {id, hold}  ─▶ (progress | shape)* ─▶ counted {description}   (shape: the bins so far)
- *   rows {id, types, chunks?, threads?, into?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred;
- *                                                     with into, the rows written to the page's shared columns)
+ *   rows {id, types, chunks?, threads?, into?, keep?}  ─▶ (progress | piece)* ─▶ rows {the last piece}   (typed arrays transferred;
+ *                                                     with into, the rows written to the page's shared columns; keep:
+ *                                                     the chunks held from the count pass stay held for later passes)
  *   event {id, chunk, offset, threads?} ─▶ fields {json}
  *   table {id, type, threads?}  ─▶ progress* ─▶ table {part}   (one type, every field; typed arrays transferred)
  *   recycle {buffers}                               (no answer: a merged piece's event column
@@ -18,7 +19,7 @@ import type { ChunkSpan } from './layout';
 export type WorkerRequest =
   | { kind: 'open'; source: Blob | ArrayBuffer; base: number; spans: ChunkSpan[]; originMs: number }
   | { kind: 'count'; id: number; hold?: number }
-  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ThreadOverrides; into?: SharedInto }
+  | { kind: 'rows'; id: number; types: string[]; expected: number; chunks?: number[]; threads?: ThreadOverrides; into?: SharedInto; keep?: boolean }
   | { kind: 'event'; id: number; chunk: number; offset: number; threads?: ThreadOverrides }
   | { kind: 'table'; id: number; type: string; threads?: ThreadOverrides }
   | { kind: 'recycle'; buffers: ArrayBuffer[] };

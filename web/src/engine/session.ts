@@ -43,6 +43,8 @@ export interface GroupDecoder {
     chunks?: number[],
     threads?: ThreadOverrides,
     into?: SharedInto,
+    /** Keep the chunks held from the count pass for later passes (else each is let go once decoded). */
+    keep?: boolean,
   ): Promise<void>;
 }
 
@@ -215,6 +217,18 @@ export function firstRound(d: Description, budget: number, view: FirstView, limi
   return [...out];
 }
 
+/**
+ * Whether a round's decoders keep the chunks they hold from the count pass (all of a file up to
+ * HELD_BYTES, index.ts) once it is done, so that later rounds (a pick, a time window, a type's
+ * table, an event opened) decode them from memory instead of reading the file again: on two
+ * cores, reading 317 MB again through the browser kept each decoder of a 16.6 M-row pick waiting
+ * 0.25–0.3 s for bytes. The first round lets each chunk go once decoded instead when its columns
+ * would outgrow half the file, so the open's peak stays the file and its columns, not both.
+ */
+export function keepsChunks(first: boolean, rows: number, fileSize: number): boolean {
+  return !first || rows * ROW_BYTES <= fileSize / 2;
+}
+
 function expectedRows(d: Description | undefined, types: string[]): number {
   return (d?.types ?? []).filter((t) => types.includes(t.name)).reduce((a, t) => a + t.count, 0);
 }
@@ -360,6 +374,7 @@ export class Session {
       const mine = had ? merger.source(had.eventType.length) : null;
       const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
       const sources = expected.map((n) => merger.source(n));
+      const keep = keepsChunks(!this.columns, expected.reduce((a, b) => a + b, 0), this.fileSize);
       if (had && mine) merger.addOwn(mine, had);
       const errors: Description['errors'] = [];
       const done = this.groups.map(() => 0);
@@ -381,6 +396,7 @@ export class Session {
             window?.chunks[i],
             this.threads[i],
             merger.shared ? merger.into(sources[i]) : undefined,
+            keep,
           ),
         ),
       );

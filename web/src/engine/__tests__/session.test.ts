@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { collapsedStacks } from '../../profile-logic/collapsed';
 import { firstView } from '../../profile-logic/kinds';
 import type { Description } from '../parts';
-import { firstRound } from '../session';
+import { firstRound, keepsChunks } from '../session';
 import { sessionInNode } from '../node';
 
 const root = resolve(__dirname, '../../../..');
@@ -102,5 +102,55 @@ describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => 
     expect(Array.from(all.stacks.prefix.subarray(0, one.stacks.length))).toEqual(Array.from(one.stacks.prefix));
     expect(all.strings.slice(0, one.strings.length)).toEqual(one.strings);
     expect(one.strings.length).toBeLessThanOrEqual(all.strings.length);
+  });
+});
+
+/** A file as a Blob that counts the bytes read from it. */
+class Counting extends Blob {
+  read = 0;
+  override slice(start = 0, end = this.size): Blob {
+    const s = super.slice(start, end);
+    const arrayBuffer = s.arrayBuffer.bind(s);
+    s.arrayBuffer = () => {
+      this.read += s.size;
+      return arrayBuffer();
+    };
+    return s;
+  }
+}
+
+describe.skipIf(!existsSync(cli))('the chunks of a File between rounds', () => {
+  const open = async (name: string, shown: string[]) => {
+    const file = join(root, 'fixtures', name);
+    const bytes = new Uint8Array(readFileSync(file));
+    const files: Counting[] = [];
+    const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob: (b) => (files[files.length] = new Counting([b])) });
+    const opened = await session.open(shown, () => {});
+    const read = () => files.reduce((a, f) => a + f.read, 0);
+    const collapse = (type: string) => execFileSync(cli, ['collapse', file, '--event', type], { encoding: 'utf8' }).split('\n').filter((l) => l.length > 0).sort();
+    return { session, opened, read, size: bytes.length, collapse };
+  };
+  const stacks = (p: Awaited<ReturnType<typeof open>>['opened'], type: string) => collapsedStacks(p, p.eventTypes.findIndex((t) => t.name === type), 'events').sort();
+
+  it('are kept after a first round of few rows: a pick reads nothing from the file again', async () => {
+    const { session, opened, read, size, collapse } = await open('jdk17-multichunk.jfr', ['jdk.GCHeapSummary']);
+    // The count pass read the file once; its chunks were held for the first round.
+    expect(read()).toBe(size);
+    expect(keepsChunks(true, opened.events.length, size)).toBe(true);
+    const picked = await session.load(['jdk.ExecutionSample'], () => {});
+    expect(read()).toBe(size);
+    expect(stacks(picked, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
+  });
+
+  it('are let go by a first round whose columns would outgrow half the file: a pick reads them again', async () => {
+    // Every type but the allocation samples in the first round: more rows than half the file holds at 58 B a row.
+    const d = (await open('jdk25-cputime.jfr', [])).session.description!;
+    const others = d.types.filter((t) => t.name !== 'jdk.ObjectAllocationSample' && t.count > 0).map((t) => t.name);
+    const { session, opened, read, size, collapse } = await open('jdk25-cputime.jfr', others);
+    expect(keepsChunks(true, opened.events.length, size)).toBe(false);
+    expect(read()).toBe(size);
+    const picked = await session.load(['jdk.ObjectAllocationSample'], () => {});
+    expect(read()).toBe(2 * size);
+    expect(stacks(picked, 'jdk.ObjectAllocationSample')).toEqual(collapse('jdk.ObjectAllocationSample'));
   });
 });
