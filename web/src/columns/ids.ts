@@ -179,21 +179,15 @@ export class PrefixTree {
     this.kids = kids;
   }
 
-  /** Field `j` of each row. */
-  private column(j: number): Int32Array {
-    const out = new Int32Array(this.size);
+  /** Each row's frame, and its prefix (-1 at the root): one pass over the rows for both. */
+  columns(): { frame: Int32Array; prefix: Int32Array } {
+    const frame = new Int32Array(this.size);
+    const prefix = new Int32Array(this.size);
     const rows = this.rows;
-    for (let i = 0; i < out.length; i++) out[i] = rows[4 * i + j];
-    return out;
-  }
-
-  /** Each row's frame. */
-  frameColumn(): Int32Array {
-    return this.column(0);
-  }
-
-  /** Each row's prefix (-1 at the root). */
-  prefixColumn(): Int32Array {
-    return this.column(1);
+    for (let i = 0, k = 0; i < frame.length; i++, k += 4) {
+      frame[i] = rows[k];
+      prefix[i] = rows[k + 1];
+    }
+    return { frame, prefix };
   }
 }

@@ -449,6 +449,7 @@ export class Merger {
     const fit = <A extends { length: number; subarray(a: number, b: number): A; slice(a: number, b: number): A }>(a: A) =>
       total === a.length ? a : a.length - total <= a.length >> 3 ? a.subarray(0, total) : a.slice(0, total);
     const events = Object.fromEntries(Object.entries(out).map(([k, a]) => [k, fit(a)])) as EventColumns;
+    const stacks = this.stacks.columns();
     return {
       // A copy: a later set's strings are added to the merger's own list.
       strings: this.strings.slice(),
@@ -461,8 +462,8 @@ export class Merger {
       frameLine: this.frames.column(2),
       frameBci: this.frames.column(3),
       frameKind: Uint8Array.from(this.frames.column(4)),
-      stackFrame: new Uint32Array(this.stacks.frameColumn().buffer),
-      stackPrefix: this.stacks.prefixColumn(),
+      stackFrame: new Uint32Array(stacks.frame.buffer),
+      stackPrefix: stacks.prefix,
       ...events,
       extent: this.extent,
       statesIn: this.states.slice(),

@@ -54,7 +54,7 @@ describe('PrefixTree', () => {
     }
     expect(got).toEqual(want);
     expect(tree.size).toBe(ref.size);
-    const [frames, prefixes] = [tree.frameColumn(), tree.prefixColumn()];
+    const { frame: frames, prefix: prefixes } = tree.columns();
     for (const [key, id] of ref) expect(`${prefixes[id]},${frames[id]}`).toBe(key);
   });
 });
