@@ -3,7 +3,7 @@
  * the timeline, and the views of the selection. It wires the store to the components: state
  * goes down as values, the components' intents come back as actions.
  */
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields, eventFile } from '../engine';
 import { formatClock, formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
 import { threadLabel } from '../profile-logic/names';
@@ -67,7 +67,14 @@ interface WorkspaceProps {
   onOther: OtherIntents;
 }
 
-export function Workspace({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode, other, onOther }: WorkspaceProps) {
+/**
+ * The views of an open recording, re-rendered only when their props change: the page's progress
+ * ticks (a pick of a deferred type streams dozens while its rows decode) redraw the progress bar
+ * alone, not every view and the timeline's canvas, on a thread the decoders share two cores with.
+ */
+export const Workspace = memo(WorkspaceView);
+
+function WorkspaceView({ loaded, state, dispatch, selectedEvent, setSelectedEvent, requested, onDecode, other, onOther }: WorkspaceProps) {
   const { profile } = loaded;
   const themeName = useThemeName();
   // Inputs follow every keystroke at once; the selectors run on a deferred copy of the state, so

@@ -9,7 +9,7 @@
  * A link made while comparing names the other recording (`fp2`, `file2`): until it is opened
  * here, the link keeps naming it and a notice says which file is needed.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CancelledError, closeRecording, fileEnds, loadRecording, type LoadHandle } from '../engine';
 import { formatBytes, formatCount } from '../profile-logic/format';
 import { fingerprint } from './fingerprint';
@@ -115,6 +115,7 @@ export function useOtherRecording(link: UrlExtras, eventType: string, onNotice: 
   // The page goes: so do the other recording's workers.
   useEffect(() => drop, [drop]);
 
-  const other: OtherRecording = { loaded, pending, progress, error };
+  // (One object while its parts stay: the workspace re-renders only when its props change.)
+  const other: OtherRecording = useMemo(() => ({ loaded, pending, progress, error }), [loaded, pending, progress, error]);
   return { other, openOther, clearOther };
 }
