@@ -12,8 +12,8 @@
  *
  * The main thread reads chunk headers and merges columns; it never holds a File's bytes. Workers
  * live as long as the recording is open: they decode deferred types and single events (the side
- * panel) from the chunks they keep from the count pass (up to HELD_BYTES) or read again. Cancelling a load (another
- * file dropped) or closing the recording terminates them.
+ * panel) from the chunks they keep from the count pass (up to HELD_BYTES) or read again.
+ * Cancelling a load (another file dropped) or closing the recording terminates them.
  */
 import type { Table } from 'apache-arrow';
 import type { Profile, RecordingShape } from '../columns/profile';

@@ -949,6 +949,7 @@ export async function rowsGroup(
     events?.buffers.restart();
     // Without chunk headers the count pass has reported why; there are no rows to read.
     if (types.length && g.spans.length) {
+      // Not kept: each chunk held from the count pass is let go once decoded, as the columns grow.
       await eachChunk(g, onProgress, async (b, o, i) => {
         p.rowsChunks(b, o, i, names);
         if (p.pendingRows() >= pieceRows) {
@@ -957,7 +958,6 @@ export async function rowsGroup(
           onPiece(readPart(p, events), false);
           p.nextPiece();
         }
-        // Not kept: each chunk held from the count pass let go once decoded, as the columns grow.
       }, chunks, !keep);
     }
     await events?.buffers.room();
