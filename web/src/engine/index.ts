@@ -21,7 +21,7 @@ import { recordingShape } from './shape';
 import { eventBuffers, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, originOf, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
-import { Session, type GroupDecoder, type ViewOf } from './session';
+import { HELD_BYTES, Session, type GroupDecoder, type ViewOf } from './session';
 export type { FirstView, ViewOf } from './session';
 import { parseEventFields } from './fields';
 import { joinTableParts, type TablePart } from './type-table';
@@ -38,12 +38,6 @@ export interface LoadHandle {
  */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
-/**
- * Bytes of a File the workers keep (all of them together) from the count pass, so those chunks
- * are not read twice: for the first rows round, and after it for later rounds too unless that
- * round's columns are large (session.ts keepsChunks); the rest is read again from the disk.
- */
-export const HELD_BYTES = 1024 ** 3;
 
 /** The files a recording was read from, and those left out (not recordings) with why. */
 export interface RecordingSources {

@@ -218,15 +218,23 @@ export function firstRound(d: Description, budget: number, view: FirstView, limi
 }
 
 /**
- * Whether a round's decoders keep the chunks they hold from the count pass (all of a file up to
- * HELD_BYTES, index.ts) once it is done, so that later rounds (a pick, a time window, a type's
- * table, an event opened) decode them from memory instead of reading the file again: on two
- * cores, reading 317 MB again through the browser kept each decoder of a 16.6 M-row pick waiting
- * 0.25–0.3 s for bytes. The first round lets each chunk go once decoded instead when its columns
- * would outgrow half the file, so the open's peak stays the file and its columns, not both.
+ * Bytes of a File the workers keep (all of them together) from the count pass, so those chunks
+ * are not read twice: for the first rows round, and after it for later rounds too (keepsChunks);
+ * the rest is read again from the disk.
+ */
+export const HELD_BYTES = 1024 ** 3;
+
+/**
+ * Whether a round's decoders keep the chunks they hold from the count pass once it is done, so
+ * that later rounds (a pick, a time window, a type's table, an event opened) decode them from
+ * memory instead of reading the file again: on two cores, reading 317 MB again through the
+ * browser kept each decoder of a 16.6 M-row pick waiting 0.25–0.3 s for bytes. Only a file the
+ * count pass held whole (up to HELD_BYTES): past it, the first round lets each chunk go once
+ * decoded, as it does when its columns would outgrow half the file, so the open's peak stays the
+ * file or its columns, not both.
  */
 export function keepsChunks(first: boolean, rows: number, fileSize: number): boolean {
-  return !first || rows * ROW_BYTES <= fileSize / 2;
+  return fileSize <= HELD_BYTES && (!first || rows * ROW_BYTES <= fileSize / 2);
 }
 
 function expectedRows(d: Description | undefined, types: string[]): number {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { collapsedStacks } from '../../profile-logic/collapsed';
 import { firstView } from '../../profile-logic/kinds';
 import type { Description } from '../parts';
-import { firstRound, keepsChunks } from '../session';
+import { firstRound, HELD_BYTES, keepsChunks } from '../session';
 import { sessionInNode } from '../node';
 
 const root = resolve(__dirname, '../../../..');
@@ -140,6 +140,10 @@ describe.skipIf(!existsSync(cli))('the chunks of a File between rounds', () => {
     const picked = await session.load(['jdk.ExecutionSample'], () => {});
     expect(read()).toBe(size);
     expect(stacks(picked, 'jdk.ExecutionSample')).toEqual(collapse('jdk.ExecutionSample'));
+    // A file the count pass could not hold whole keeps nothing past its rounds, as before.
+    expect(keepsChunks(false, 0, HELD_BYTES)).toBe(true);
+    expect(keepsChunks(false, 0, HELD_BYTES + 1)).toBe(false);
+    expect(keepsChunks(true, 1000, HELD_BYTES + 1)).toBe(false);
   });
 
   it('are let go by a first round whose columns would outgrow half the file: a pick reads them again', async () => {
