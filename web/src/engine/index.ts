@@ -38,7 +38,6 @@ export interface LoadHandle {
  */
 export const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
-
 /** The files a recording was read from, and those left out (not recordings) with why. */
 export interface RecordingSources {
   files: { name: string; size: number; chunks: number }[];
