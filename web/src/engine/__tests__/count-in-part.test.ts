@@ -12,25 +12,9 @@ import { chunkLayout, originOf, partition } from '../layout';
 import { initWasm } from '../node';
 import { countGroup, sourceOf, type Description, type WasmParser, type WasmSparseChunk } from '../parts';
 import { Parser, SparseChunk } from '../pkg/jfrscope_wasm.js';
+import { Counting } from './counting-blob';
 
 const root = resolve(__dirname, '../../../..');
-
-/** A File-like Blob that counts the bytes its slices read, and fails the read numbered `failAt`. */
-class Counting extends Blob {
-  read = 0;
-  reads = 0;
-  failAt = -1;
-  override slice(start = 0, end = this.size): Blob {
-    const s = super.slice(start, end);
-    const arrayBuffer = s.arrayBuffer.bind(s);
-    s.arrayBuffer = () => {
-      if (this.reads++ === this.failAt) return Promise.reject(new Error('NotReadableError'));
-      this.read += s.size;
-      return arrayBuffer();
-    };
-    return s;
-  }
-}
 
 const comparable = (d: Description) => JSON.stringify({ ...d, shape: d.shape && { ...d.shape, samples: [...d.shape.samples], allocs: [...d.shape.allocs], waiting: [...d.shape.waiting] } });
 

@@ -12,6 +12,7 @@ import { firstView } from '../../profile-logic/kinds';
 import type { Description } from '../parts';
 import { firstRound, HELD_BYTES, keepsChunks } from '../session';
 import { sessionInNode } from '../node';
+import { Counting } from './counting-blob';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'target/release/jfrscope');
@@ -105,26 +106,17 @@ describe.skipIf(!existsSync(cli))('a first round of what the view shows', () => 
   });
 });
 
-/** A file as a Blob that counts the bytes read from it. */
-class Counting extends Blob {
-  read = 0;
-  override slice(start = 0, end = this.size): Blob {
-    const s = super.slice(start, end);
-    const arrayBuffer = s.arrayBuffer.bind(s);
-    s.arrayBuffer = () => {
-      this.read += s.size;
-      return arrayBuffer();
-    };
-    return s;
-  }
-}
-
 describe.skipIf(!existsSync(cli))('the chunks of a File between rounds', () => {
   const open = async (name: string, shown: string[]) => {
     const file = join(root, 'fixtures', name);
     const bytes = new Uint8Array(readFileSync(file));
     const files: Counting[] = [];
-    const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob: (b) => (files[files.length] = new Counting([b])) });
+    const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob: (b) => {
+        const f = new Counting([b]);
+        files.push(f);
+        return f;
+      },
+    });
     const opened = await session.open(shown, () => {});
     const read = () => files.reduce((a, f) => a + f.read, 0);
     const collapse = (type: string) => execFileSync(cli, ['collapse', file, '--event', type], { encoding: 'utf8' }).split('\n').filter((l) => l.length > 0).sort();
