@@ -111,12 +111,12 @@ describe.skipIf(!existsSync(cli))('the chunks of a File between rounds', () => {
     const file = join(root, 'fixtures', name);
     const bytes = new Uint8Array(readFileSync(file));
     const files: Counting[] = [];
-    const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob: (b) => {
-        const f = new Counting([b]);
-        files.push(f);
-        return f;
-      },
-    });
+    const blob = (b: Uint8Array<ArrayBuffer>) => {
+      const f = new Counting([b]);
+      files.push(f);
+      return f;
+    };
+    const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob });
     const opened = await session.open(shown, () => {});
     const read = () => files.reduce((a, f) => a + f.read, 0);
     const collapse = (type: string) => execFileSync(cli, ['collapse', file, '--event', type], { encoding: 'utf8' }).split('\n').filter((l) => l.length > 0).sort();
