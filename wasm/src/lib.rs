@@ -185,6 +185,12 @@ impl Parser {
         self.rec.events.len() as f64
     }
 
+    /// Stack rows added since the last piece (each path's rows, sent with the piece's events).
+    #[wasm_bindgen(js_name = pendingStacks)]
+    pub fn pending_stacks(&self) -> f64 {
+        (self.rec.stacks.len() - self.sent.stacks) as f64
+    }
+
     /// Start the next piece of a streamed pass: the dictionary getters will return only rows
     /// added from now on (indexes still count from the first row), and the event rows JS has
     /// read are dropped, keeping their capacity, so wasm memory holds one piece's rows at a time.

@@ -191,3 +191,161 @@ export class PrefixTree {
     return { frame, prefix };
   }
 }
+
+/** The call-node table's columns (profile-logic/callnodes.ts): the stack rows merged by name. */
+export interface CallNodeColumns {
+  /** The caller's node, -1 at a root; always lower than the node. */
+  prefix: Int32Array;
+  /** String index of the method name (the frames' name). */
+  name: Int32Array;
+  /** The frame kind of the first frame merged into the node. */
+  kind: Uint8Array;
+  /** Distance from the root (0 at a root). */
+  depth: Int32Array;
+  maxDepth: number;
+  /** Per stack row, its node. */
+  ofStack: Int32Array;
+  length: number;
+}
+
+/**
+ * Call nodes made stack row by stack row, in row order: each row's node is (its prefix's node,
+ * its frame's name), numbered as first reached. A table of deep, varied stacks is mostly chains
+ * (a row's prefix the row just before it), so nearly every row makes a node, and a callee is
+ * looked up only where one can exist:
+ *
+ *   caller the newest node          no callee yet: a new node, nothing looked up
+ *   else node caller + 1            the callee made right after its caller (a chain's next)
+ *   else a hash of (caller, name)   every other callee, keyed by the node's own columns
+ *
+ * Callees are made after their caller, so the newest node has none; a callee made right after
+ * its caller is node caller + 1 and is not hashed (at most one per caller). The merge makes the
+ * nodes as it adds stack rows (while the decoders are still at work), and keeps making them
+ * round after round as its stack table grows; a table made another way is walked once.
+ */
+export class CallNodeBuilder {
+  /** Stack rows added. */
+  rows = 0;
+  /** Nodes made. */
+  length = 0;
+  maxDepth = 0;
+  private ofStack: Int32Array;
+  private prefix: Int32Array;
+  private name: Int32Array;
+  private kind: Uint8Array;
+  private depth: Int32Array;
+  private slots: Int32Array;
+  private hashed = 0;
+
+  /** `expected`: stack rows, when known (the columns are made that long: a node per row at most). */
+  constructor(expected = 0) {
+    const cap = Math.max(1024, expected);
+    this.ofStack = new Int32Array(cap);
+    this.prefix = new Int32Array(cap);
+    this.name = new Int32Array(cap);
+    this.kind = new Uint8Array(cap);
+    this.depth = new Int32Array(cap);
+    // Room for a callee off the chains per 32 rows before it grows (deep, varied stacks have
+    // about one per 60), 16 MB at most.
+    this.slots = new Int32Array(Math.max(1024, 1 << Math.min(22, 32 - Math.clz32(expected >> 4))));
+  }
+
+  /**
+   * The node of the next stack row, whose prefix is stack row `prefix` (-1, or a row not added
+   * before it, at a root) and whose frame is named `name` (kind `kind`).
+   */
+  add(prefix: number, name: number, kind: number): number {
+    const s = this.rows;
+    if (s === this.ofStack.length) this.grow();
+    const parent = prefix >= 0 && prefix < s ? this.ofStack[prefix] : -1;
+    const n = this.length;
+    let node = -1;
+    if (parent !== n - 1) {
+      const next = parent + 1;
+      if (this.prefix[next] === parent && this.name[next] === name) node = next;
+      else if (this.hashed > 0) {
+        const slots = this.slots;
+        const mask = slots.length - 1;
+        for (let h = hashOf(parent, name) & mask; ; h = (h + 1) & mask) {
+          const v = slots[h] - 1;
+          if (v < 0) break;
+          if (this.prefix[v] === parent && this.name[v] === name) {
+            node = v;
+            break;
+          }
+        }
+      }
+    }
+    if (node < 0) {
+      node = this.length++;
+      this.prefix[node] = parent;
+      this.name[node] = name;
+      this.kind[node] = kind;
+      const d = parent >= 0 ? this.depth[parent] + 1 : 0;
+      this.depth[node] = d;
+      if (d > this.maxDepth) this.maxDepth = d;
+      if (node !== parent + 1) {
+        if (++this.hashed * 2 > this.slots.length) this.rehash();
+        const slots = this.slots;
+        const mask = slots.length - 1;
+        let h = hashOf(parent, name) & mask;
+        while (slots[h] !== 0) h = (h + 1) & mask;
+        slots[h] = node + 1;
+      }
+    }
+    this.ofStack[s] = node;
+    this.rows = s + 1;
+    return node;
+  }
+
+  /**
+   * The columns of the nodes made so far: views of the builder's own, which later rows only
+   * write past (so a table given out stays as it was).
+   */
+  columns(): CallNodeColumns {
+    const n = this.length;
+    return {
+      prefix: this.prefix.subarray(0, n),
+      name: this.name.subarray(0, n),
+      kind: this.kind.subarray(0, n),
+      depth: this.depth.subarray(0, n),
+      maxDepth: this.maxDepth,
+      ofStack: this.ofStack.subarray(0, this.rows),
+      length: n,
+    };
+  }
+
+  private grow(): void {
+    // As PrefixTree grows: four times the room up to 16 M rows, then twice.
+    const cap = this.ofStack.length * (this.ofStack.length < 1 << 24 ? 4 : 2);
+    const more = <A extends Int32Array | Uint8Array>(a: A): A => {
+      const b = new (a.constructor as new (n: number) => A)(cap);
+      b.set(a);
+      return b;
+    };
+    this.ofStack = more(this.ofStack);
+    this.prefix = more(this.prefix);
+    this.name = more(this.name);
+    this.kind = more(this.kind);
+    this.depth = more(this.depth);
+  }
+
+  /** The hash of callees (node + 1 per slot, 0 empty) in twice the room. */
+  private rehash(): void {
+    const slots = this.slots;
+    const more = new Int32Array(slots.length * 2);
+    const mask = more.length - 1;
+    for (let k = 0; k < slots.length; k++) {
+      const v = slots[k];
+      if (v === 0) continue;
+      let h = hashOf(this.prefix[v - 1], this.name[v - 1]) & mask;
+      while (more[h] !== 0) h = (h + 1) & mask;
+      more[h] = v;
+    }
+    this.slots = more;
+  }
+}
+
+function hashOf(parent: number, name: number): number {
+  return Math.imul(parent, 0x9e3779b1) ^ Math.imul(name, 0x85ebca6b);
+}

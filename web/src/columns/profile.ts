@@ -4,6 +4,7 @@
  * profile-logic. Index types name what they index, as in Firefox Profiler's tables.
  */
 import type { Table } from 'apache-arrow';
+import type { CallNodeColumns } from './ids';
 
 export type IndexIntoStrings = number;
 export type IndexIntoThreads = number;
@@ -82,6 +83,8 @@ export interface StackTable {
   frame: Int32Array; // IndexIntoFrames
   prefix: Int32Array; // IndexIntoStacks, -1 at the root
   length: number;
+  /** The call nodes of these rows, when the merge made them as it numbered the rows (profile-logic/callnodes.ts). */
+  calls?: CallNodeColumns;
 }
 
 /** Rows in file order (chunk by chunk), which is close to, but not exactly, time order. */

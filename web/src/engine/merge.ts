@@ -11,7 +11,7 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
-import { PrefixTree, TupleIds } from '../columns/ids';
+import { CallNodeBuilder, PrefixTree, TupleIds } from '../columns/ids';
 import { EVENT_COLUMN_NAMES, joinExtents, pieceRows, rowsExtent, type Description, type PartColumns, type RowsExtent, type SharedInto, type TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
@@ -197,7 +197,12 @@ export class Merger {
   private readonly tVirtual: number[] = [];
   /** Frames by (name, class, line, bytecode index, kind); stacks by (prefix, frame). */
   private readonly frames = new TupleIds(5);
+  /** Per frame: its name and kind (for the call nodes). */
+  private readonly frameNames: number[] = [];
+  private readonly frameKinds: number[] = [];
   private readonly stacks = new PrefixTree();
+  /** The call nodes of the stack rows, made as the rows are added (while the decoders work on). */
+  private readonly calls = new CallNodeBuilder();
   private readonly typeIdx: Map<string, number>;
   private readonly sources: Source[] = [];
   private reserved = 0;
@@ -291,18 +296,30 @@ export class Merger {
       thTable.push(t);
     }
     const thMap = thTable.map;
+    const { frameNames, frameKinds } = this;
     for (let i = 0; i < p.frameName.length; i++) {
-      frTable.push(this.frames.id(sMap[p.frameName[i]], sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]));
+      const name = sMap[p.frameName[i]];
+      const f = this.frames.id(name, sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]);
+      if (f === frameNames.length) {
+        frameNames.push(name);
+        frameKinds.push(p.frameKind[i]);
+      }
+      frTable.push(f);
     }
     const frMap = frTable.map;
-    // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps.
-    const stacks = this.stacks;
+    // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps,
+    // and makes each new row's call node.
+    const { stacks, calls } = this;
     const stMap = stTable.reserve(p.stackFrame.length);
     const { stackFrame, stackPrefix } = p;
     let st = stTable.length;
     for (let i = 0; i < stackFrame.length; i++) {
       const q = stackPrefix[i];
-      stMap[st++] = stacks.id(q < 0 ? q : stMap[q], frMap[stackFrame[i]]);
+      const prefix = q < 0 ? q : stMap[q];
+      const f = frMap[stackFrame[i]];
+      const row = stacks.id(prefix, f);
+      if (row === calls.rows) calls.add(prefix, frameNames[f], frameKinds[f]);
+      stMap[st++] = row;
     }
     stTable.length = st;
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
@@ -464,6 +481,7 @@ export class Merger {
       frameKind: Uint8Array.from(this.frames.column(4)),
       stackFrame: new Uint32Array(stacks.frame.buffer),
       stackPrefix: stacks.prefix,
+      ...(this.calls.rows === stacks.frame.length ? { calls: this.calls.columns() } : {}),
       ...events,
       extent: this.extent,
       statesIn: this.states.slice(),

@@ -2,6 +2,7 @@
  * What one decoding pass (one worker, one group of chunks) hands back: plain typed arrays and
  * a JSON description, ready to be transferred between threads without copying.
  */
+import type { CallNodeColumns } from '../columns/ids';
 import { STACK_LOST, type EventKind } from '../columns/profile';
 import type { ChunkSpan } from './layout';
 import type { PendingFills } from './merge';
@@ -265,6 +266,8 @@ export interface PartColumns {
   frameKind: Uint8Array;
   stackFrame: Uint32Array;
   stackPrefix: Int32Array;
+  /** The stack rows' call nodes, when the merge made them (Merger). */
+  calls?: CallNodeColumns;
   eventType: Uint16Array;
   eventStart: Float64Array;
   eventDuration: Float32Array;
@@ -556,6 +559,8 @@ export interface WasmParser {
   setThreadChain(chunk: Uint32Array, ids: Float64Array, names: string[], os: Float64Array, java: Float64Array, virt: Uint8Array): void;
   reserveRows(rows: number): void;
   pendingRows(): number;
+  /** Stack rows added since the last piece. */
+  pendingStacks(): number;
   /** The latest end (start + duration, ms since the origin) of the rows since the last piece. */
   pieceEnd(): number;
   /** Rows since the last piece whose stack was lost. */
@@ -916,6 +921,14 @@ export async function countGroup(
 export const PIECE_ROWS = 1 << 16;
 
 /**
+ * Stack rows per piece, at most (the same rule): a type of deep, varied stacks adds dozens of
+ * stack rows per event, and the page merges them one by one, so a piece of 64 K such events
+ * kept the page waiting for its first piece while the decoders resolved millions of rows, then
+ * behind them at the end.
+ */
+export const PIECE_STACKS = 1 << 18;
+
+/**
  * Rows of `types` in a group (`expected` of them, from its count), or in its chunks at the
  * offsets `chunks` only (a time window), handed out in pieces as they
  * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
@@ -923,6 +936,7 @@ export const PIECE_ROWS = 1 << 16;
  * copied into the buffers the page hands back (EventBuffers). `chunkRows`: the most rows of the
  * types in one chunk (mostRowsInAChunk), what the parser makes room for. `threads`: the thread
  * overrides of its chunks (chainThreads), so threads resolve as one reader of the whole file does.
+ * A piece ends where a chunk ends once it holds `pieceRows` event rows or `pieceStacks` stack rows.
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -937,6 +951,7 @@ export async function rowsGroup(
   chunkRows = 0,
   threads?: ThreadOverrides,
   keep = false,
+  pieceStacks = PIECE_STACKS,
 ): Promise<void> {
   const p = make();
   try {
@@ -952,7 +967,7 @@ export async function rowsGroup(
       // Not kept: each chunk held from the count pass is let go once decoded, as the columns grow.
       await eachChunk(g, onProgress, async (b, o, i) => {
         p.rowsChunks(b, o, i, names);
-        if (p.pendingRows() >= pieceRows) {
+        if (p.pendingRows() >= pieceRows || p.pendingStacks() >= pieceStacks) {
           // The buffers of a piece the page has merged, for this one.
           await events?.buffers.room();
           onPiece(readPart(p, events), false);

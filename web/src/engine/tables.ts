@@ -153,7 +153,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
     strings: c.strings,
     threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, virtual: c.threadVirtual, length: threadName.length },
     frames: { name: frameName, cls: frameCls, line: c.frameLine, bci: c.frameBci, kind: c.frameKind, length: frameName.length },
-    stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length },
+    stacks: { frame: stackFrame, prefix: c.stackPrefix, length: stackFrame.length, calls: c.calls },
     events,
     eventTypes: d.types.map((t, i) => {
       const deferred = loaded !== undefined && decodable(t) && !loaded.has(t.name);

@@ -15,24 +15,13 @@
  * Nothing per keystroke reads every row of the stack table, which a recording of deep, varied
  * stacks fills with tens of millions.
  */
+import { CallNodeBuilder, type CallNodeColumns } from '../columns/ids';
 import type { Profile } from '../columns/profile';
 
-export interface CallNodeTable {
-  /** The caller's node, -1 at a root; always lower than the node. */
-  prefix: Int32Array;
-  /** String index of the method name (the frames' name). */
-  name: Int32Array;
-  /** The frame kind of the first frame merged into the node. */
-  kind: Uint8Array;
+export interface CallNodeTable extends CallNodeColumns {
   /** 1 where the node's method appears nowhere among its callers (recursion counted once);
    * found on first use (top methods, a lock's holder), not for every flame graph. */
   readonly outermost: Uint8Array;
-  /** Distance from the root (0 at a root). */
-  depth: Int32Array;
-  maxDepth: number;
-  /** Per stack row, its node. */
-  ofStack: Int32Array;
-  length: number;
   /** Scratch for nodeWeights and reduceNodes: per node, 0 when not in the pass under way (fresh memory is zeros: nothing to fill). */
   scratch: Int32Array | null;
   /** Made on first use by weights in table form: 0, 1, 2… and the same backwards. */
@@ -54,140 +43,41 @@ export function callNodes(profile: Profile): CallNodeTable {
 
 /**
  * Merge stack rows by (caller's node, frame name), in row order, so nodes are numbered as first
- * reached. A stack table of deep, varied stacks is mostly chains (a row's prefix the row just
- * before it, tens of millions of them), so nearly every row makes a node: the table's own columns
- * are written as it goes, and a child is looked up only where one can exist.
- *
- *   parent the newest node          no callee yet: a new node, nothing looked up
- *   else node parent + 1            the callee made right after its caller (a chain's next)
- *   else a hash of (parent, name)   every other callee, keyed by the node's own columns
- *
- * Callees are made after their caller, so the newest node has none; a callee made right after
- * its caller is node parent + 1 and is not hashed (at most one per caller). Once a row makes the
- * newest node, the chain of rows after it, each the callee of the one before, makes a node each
- * in a loop of its own.
+ * reached (CallNodeBuilder): made by the merge as it numbered the rows when it did
+ * (`stacks.calls`), else here in one pass.
  */
 export function buildCallNodes(profile: Profile): CallNodeTable {
-  const { frame, prefix: sPrefix, length: rows } = profile.stacks;
-  const fname = profile.frames.name;
-  const fkind = profile.frames.kind;
-  const frames = Math.min(fname.length, fkind.length);
-  const ofStack = new Int32Array(rows);
-  // Node columns as long as the rows (a node per row at most); the rest is never touched.
-  let prefix: Int32Array = new Int32Array(rows);
-  let name: Int32Array = new Int32Array(rows);
-  let kind: Uint8Array = new Uint8Array(rows);
-  let depth: Int32Array = new Int32Array(rows);
-  // Room for a callee off the chains per 32 rows before it grows (a table of deep, varied
-  // stacks has about one per 60), 16 MB at most.
-  let slots: Int32Array = new Int32Array(Math.max(1024, 1 << Math.min(22, 32 - Math.clz32(rows >> 4))));
-  let mask = slots.length - 1;
-  let hashed = 0;
-  let n = 0;
-  let maxDepth = 0;
-  for (let s = 0; s < rows; ) {
-    const p = sPrefix[s];
-    // A prefix that is not an earlier row (never written by the parser) is taken as a root.
-    const parent = p >= 0 && p < s ? ofStack[p] : -1;
-    const f = frame[s];
-    const known = f >= 0 && f < frames;
-    const nm = known ? fname[f] : 0;
-    let node = -1;
-    if (parent !== n - 1) {
-      const next = parent + 1;
-      if (prefix[next] === parent && name[next] === nm) node = next;
-      else if (hashed > 0) {
-        for (let h = hashOf(parent, nm) & mask; ; h = (h + 1) & mask) {
-          const v = slots[h] - 1;
-          if (v < 0) break;
-          if (prefix[v] === parent && name[v] === nm) {
-            node = v;
-            break;
-          }
-        }
-      }
-    }
-    if (node < 0) {
-      node = n++;
-      prefix[node] = parent;
-      name[node] = nm;
-      kind[node] = known ? fkind[f] : 0;
-      const d = parent >= 0 ? depth[parent] + 1 : 0;
-      depth[node] = d;
-      if (d > maxDepth) maxDepth = d;
-      if (node !== parent + 1) {
-        if (++hashed * 2 > slots.length) {
-          slots = rehashed(slots, prefix, name);
-          mask = slots.length - 1;
-        }
-        let h = hashOf(parent, nm) & mask;
-        while (slots[h] !== 0) h = (h + 1) & mask;
-        slots[h] = node + 1;
-      }
-    }
-    ofStack[s++] = node;
-    // From the newest node, a chain (each row the callee of the row before) makes a node a row.
-    if (node !== n - 1) continue;
-    let d = depth[node];
-    while (s < rows && sPrefix[s] === s - 1) {
-      const g = frame[s];
-      if (!(g >= 0 && g < frames)) break;
-      const c = n++;
-      prefix[c] = c - 1;
-      name[c] = fname[g];
-      kind[c] = fkind[g];
-      depth[c] = ++d;
-      ofStack[s++] = c;
-    }
-    if (d > maxDepth) maxDepth = d;
-  }
-  // Few nodes for many rows: copied to their length, the long columns let go.
-  if (n < rows >> 1) {
-    prefix = prefix.slice(0, n);
-    name = name.slice(0, n);
-    kind = kind.slice(0, n);
-    depth = depth.slice(0, n);
-  } else {
-    prefix = prefix.subarray(0, n);
-    name = name.subarray(0, n);
-    kind = kind.subarray(0, n);
-    depth = depth.subarray(0, n);
-  }
+  const c = callNodeColumns(profile);
+  const { prefix, name } = c;
   const names = profile.strings.length;
   let outermost: Uint8Array | null = null;
   return {
-    prefix,
-    name,
-    kind,
+    ...c,
     get outermost() {
       return (outermost ??= outermostOf(prefix, name, names));
     },
-    depth,
-    maxDepth,
-    ofStack,
-    length: n,
     scratch: null,
     identity: null,
     backwards: null,
   };
 }
 
-function hashOf(parent: number, name: number): number {
-  return Math.imul(parent, 0x9e3779b1) ^ Math.imul(name, 0x85ebca6b);
-}
-
-/** The hash of callees (node + 1 per slot, 0 empty) in twice the room. */
-function rehashed(slots: Int32Array, prefix: Int32Array, name: Int32Array): Int32Array {
-  const more = new Int32Array(slots.length * 2);
-  const mask = more.length - 1;
-  for (let k = 0; k < slots.length; k++) {
-    const v = slots[k];
-    if (v === 0) continue;
-    let h = hashOf(prefix[v - 1], name[v - 1]) & mask;
-    while (more[h] !== 0) h = (h + 1) & mask;
-    more[h] = v;
+function callNodeColumns(profile: Profile): CallNodeColumns {
+  const { frame, prefix, length: rows, calls } = profile.stacks;
+  if (calls && calls.ofStack.length === rows) return calls;
+  const fname = profile.frames.name;
+  const fkind = profile.frames.kind;
+  const frames = Math.min(fname.length, fkind.length);
+  const b = new CallNodeBuilder(rows);
+  for (let s = 0; s < rows; s++) {
+    const f = frame[s];
+    if (f >= 0 && f < frames) b.add(prefix[s], fname[f], fkind[f]);
+    else b.add(prefix[s], 0, 0);
   }
-  return more;
+  const c = b.columns();
+  if (c.length >= rows >> 1) return c;
+  // Few nodes for many rows: copied to their length, the long columns let go.
+  return { ...c, prefix: c.prefix.slice(), name: c.name.slice(), kind: c.kind.slice(), depth: c.depth.slice() };
 }
 
 /**

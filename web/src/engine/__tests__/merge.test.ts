@@ -136,3 +136,59 @@ describe('Merger with shared columns', () => {
     expect(Array.from(new Float64Array(into.columns[10]))).toEqual([0, 0]);
   });
 });
+
+describe('the call nodes the merge makes', () => {
+  /** A part of random stacks over `names` (two lines each, so rows differ where names do not). */
+  function randomPart(seed: number, names: string[], rows: number): PartColumns {
+    let a = seed;
+    const below = (n: number) => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const strings = ['', 'worker', ...names];
+    const frames = names.length * 2;
+    const stackFrames: number[] = [];
+    const stackPrefix: number[] = [];
+    for (let s = 0; s < rows; s++) {
+      stackFrames.push(below(frames));
+      // Mostly chains (a row's prefix the row before), as deep varied stacks make them.
+      stackPrefix.push(s === 0 || below(5) === 0 ? -1 : below(3) === 0 ? below(s) : s - 1);
+    }
+    const p = part(strings, stackFrames, stackPrefix, [0]);
+    const f = (i: number) => 2 + (i >> 1);
+    return { ...p, frameName: Uint32Array.from({ length: frames }, (_, i) => f(i)), frameClass: new Uint32Array(frames), frameLine: Int32Array.from({ length: frames }, (_, i) => i & 1), frameBci: new Int32Array(frames).fill(-1), frameKind: Uint8Array.from({ length: frames }, (_, i) => i % 3) };
+  }
+
+  it('give each stack row the node of its name path, numbered as rows first reach them, round after round', () => {
+    const names = Array.from({ length: 9 }, (_, i) => `C.m${i}`);
+    const m = new Merger(['jdk.ExecutionSample']);
+    const rounds = [];
+    for (let round = 0; round < 3; round++) {
+      if (round > 0) m.next();
+      const parts = [randomPart(7 + round, names, 400), randomPart(100 + round, names.slice(2), 300)];
+      const sources = parts.map(() => m.source(1));
+      parts.forEach((p, i) => m.add(sources[i], p, ['jdk.ExecutionSample']));
+      const c = m.finish();
+      rounds.push({ c, calls: c.calls!, copy: { ofStack: Array.from(c.calls!.ofStack), prefix: Array.from(c.calls!.prefix), name: Array.from(c.calls!.name) } });
+    }
+    for (const { c, calls, copy } of rounds) {
+      // The truth, from the merged columns alone: a node per distinct path of names, in row order.
+      const rowPath = (s: number): string => (s < 0 ? '' : `${rowPath(c.stackPrefix[s])}/${c.strings[c.frameName[c.stackFrame[s]]]}`);
+      const nodeOf = new Map<string, number>();
+      const want = Array.from({ length: c.stackFrame.length }, (_, s) => {
+        const path = rowPath(s);
+        if (!nodeOf.has(path)) nodeOf.set(path, nodeOf.size);
+        return nodeOf.get(path)!;
+      });
+      expect(Array.from(calls.ofStack)).toEqual(want);
+      expect(calls.length).toBe(nodeOf.size);
+      const nodePath = (n: number): string => (n < 0 ? '' : `${nodePath(calls.prefix[n])}/${c.strings[calls.name[n]]}`);
+      for (const [path, n] of nodeOf) {
+        expect(nodePath(n)).toBe(path);
+        expect(calls.depth[n]).toBe(path.split('/').length - 2);
+      }
+      // Each node's kind is its first row's frame's.
+      for (let s = c.stackFrame.length - 1; s >= 0; s--) if (want.indexOf(want[s]) === s) expect(calls.kind[want[s]]).toBe(c.frameKind[c.stackFrame[s]]);
+      // A later round only wrote past what an earlier one gave out.
+      expect([Array.from(calls.ofStack), Array.from(calls.prefix), Array.from(calls.name)]).toEqual([copy.ofStack, copy.prefix, copy.name]);
+    }
+    expect(rounds[2].c.stackFrame.length).toBeGreaterThan(rounds[0].c.stackFrame.length);
+  });
+});

@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { chunkLayout, originOf } from '../layout';
 import { initWasm } from '../node';
-import { rowsGroup, sourceOf, type WasmParser } from '../parts';
+import { Merger } from '../merge';
+import { rowsGroup, sourceOf, type PartColumns, type WasmParser } from '../parts';
 import { Parser } from '../pkg/jfrscope_wasm.js';
 
 const root = resolve(__dirname, '../../../..');
@@ -55,4 +56,37 @@ it('reserves room for the rows pending at any piece, from the largest chunk and 
   expect(rows).toBe(expected);
   expect(held).toBe(most);
   expect(reserved).toBeGreaterThanOrEqual(held);
+});
+
+it('cuts a piece where a chunk ends once its stack rows pass the bound, whatever its event rows, and the stacks merge the same', async () => {
+  initWasm();
+  const bytes = new Uint8Array(readFileSync(resolve(root, 'fixtures/jdk17-multichunk.jfr')));
+  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const spans = chunkLayout(buf);
+  const types = ['jdk.ExecutionSample', TYPE];
+  const run = async (pieceStacks: number) => {
+    const pieces: PartColumns[] = [];
+    const make = () => new Parser(originOf(spans)) as unknown as WasmParser;
+    await rowsGroup(make, sourceOf(buf, 0, spans), types, 1 << 20, () => {}, (piece) => pieces.push(piece), 1 << 30, undefined, undefined, 0, undefined, false, pieceStacks);
+    const m = new Merger(types);
+    const src = m.source(pieces.reduce((a, p) => a + p.eventOffset.length, 0));
+    for (const p of pieces) m.add(src, p, p.description.types.map((t) => t.name));
+    const c = m.finish();
+    const path = (s: number): string => (s < 0 ? '' : `${path(c.stackPrefix[s])};${c.strings[c.frameName[c.stackFrame[s]]]}:${c.frameLine[c.stackFrame[s]]}`);
+    return { pieces, stacks: Array.from(c.eventStack, path) };
+  };
+  const whole = await run(Infinity);
+  expect(whole.pieces.length).toBe(1);
+  const bound = 200;
+  const cut = await run(bound);
+  // (A piece after each chunk at most, and the last, which may hold nothing.)
+  expect(cut.pieces.length).toBeGreaterThan(1);
+  expect(cut.pieces.length).toBeLessThanOrEqual(spans.length + 1);
+  for (const p of cut.pieces.slice(0, -1)) {
+    expect(p.stackFrame.length).toBeGreaterThanOrEqual(bound);
+    expect(p.eventOffset.length).toBeLessThan(1 << 30);
+  }
+  expect(cut.pieces.reduce((a, p) => a + p.stackFrame.length, 0)).toBe(whole.pieces[0].stackFrame.length);
+  expect(cut.stacks).toEqual(whole.stacks);
+  expect(whole.stacks.filter((s) => s.length > 0).length).toBeGreaterThan(500);
 });
