@@ -121,12 +121,7 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
             onPiece(piece, last);
             buffers.give(eventBuffers(piece));
           },
-          pieceRows,
-          chunks,
-          { buffers, memory, into: into && { ...into } },
-          mostRowsInAChunk(counted, types, chunks),
-          threads,
-          keep,
+          { pieceRows, chunks, events: { buffers, memory, into: into && { ...into } }, chunkRows: mostRowsInAChunk(counted, types, chunks), threads, keep },
         ),
       buffers,
     };

@@ -39,13 +39,14 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
       req.expected,
       progress,
       (part, last) => post({ kind: last ? 'rows' : 'piece', id: req.id, part }, transferables(part)),
-      undefined,
-      req.chunks,
-      // (A copy: the position moves on as pieces are placed.)
-      { buffers, memory, into: req.into && { ...req.into } },
-      mostRowsInAChunk(counted, req.types, req.chunks),
-      req.threads,
-      req.keep,
+      {
+        chunks: req.chunks,
+        // (A copy: the position moves on as pieces are placed.)
+        events: { buffers, memory, into: req.into && { ...req.into } },
+        chunkRows: mostRowsInAChunk(counted, req.types, req.chunks),
+        threads: req.threads,
+        keep: req.keep,
+      },
     );
   } else if (req.kind === 'table') {
     const part = await tableGroup(() => new TableReader(req.type, originMs) as unknown as WasmTableReader, source, progress, req.threads);

@@ -928,15 +928,29 @@ export const PIECE_ROWS = 1 << 16;
  */
 export const PIECE_STACKS = 1 << 18;
 
+/** How a streamed rows pass reads and hands out its rows (rowsGroup). */
+export interface RowsOptions {
+  /** A piece ends where a chunk ends once it holds this many event rows… */
+  pieceRows?: number;
+  /** …or this many stack rows. */
+  pieceStacks?: number;
+  /** The offsets of the chunks to read (a time window); every chunk when absent. */
+  chunks?: number[];
+  /** The pieces' event columns copied into the buffers the page hands back (EventBuffers), or written into its shared columns (`into`). */
+  events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto };
+  /** The most rows of the types in one chunk (mostRowsInAChunk): what the parser makes room for. */
+  chunkRows?: number;
+  /** The thread overrides of its chunks (chainThreads), so threads resolve as one reader of the whole file does. */
+  threads?: ThreadOverrides;
+  /** Keep the chunks held from the count pass for later passes (else each is let go once decoded). */
+  keep?: boolean;
+}
+
 /**
  * Rows of `types` in a group (`expected` of them, from its count), or in its chunks at the
- * offsets `chunks` only (a time window), handed out in pieces as they
- * are decoded, so neither wasm memory nor the worker holds more than about one piece. The last
- * piece (`last`) carries the errors decoding met. With `events`, the pieces' event columns are
- * copied into the buffers the page hands back (EventBuffers). `chunkRows`: the most rows of the
- * types in one chunk (mostRowsInAChunk), what the parser makes room for. `threads`: the thread
- * overrides of its chunks (chainThreads), so threads resolve as one reader of the whole file does.
- * A piece ends where a chunk ends once it holds `pieceRows` event rows or `pieceStacks` stack rows.
+ * offsets `chunks` only (a time window), handed out in pieces as they are decoded, so neither
+ * wasm memory nor the worker holds more than about one piece. The last piece (`last`) carries
+ * the errors decoding met.
  */
 export async function rowsGroup(
   make: () => WasmParser,
@@ -945,13 +959,7 @@ export async function rowsGroup(
   expected: number,
   onProgress: (done: number) => void,
   onPiece: (piece: PartColumns, last: boolean) => void,
-  pieceRows = PIECE_ROWS,
-  chunks?: number[],
-  events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto },
-  chunkRows = 0,
-  threads?: ThreadOverrides,
-  keep = false,
-  pieceStacks = PIECE_STACKS,
+  { pieceRows = PIECE_ROWS, pieceStacks = PIECE_STACKS, chunks, events, chunkRows = 0, threads, keep = false }: RowsOptions = {},
 ): Promise<void> {
   const p = make();
   try {

@@ -52,7 +52,7 @@ it('reserves room for the rows pending at any piece, from the largest chunk and 
     });
   };
   let rows = 0;
-  await rowsGroup(make, sourceOf(buf, 0, spans), [TYPE], expected, () => {}, (piece) => (rows += piece.eventOffset.length), pieceRows, undefined, undefined, Math.max(...perChunk));
+  await rowsGroup(make, sourceOf(buf, 0, spans), [TYPE], expected, () => {}, (piece) => (rows += piece.eventOffset.length), { pieceRows, chunkRows: Math.max(...perChunk) });
   expect(rows).toBe(expected);
   expect(held).toBe(most);
   expect(reserved).toBeGreaterThanOrEqual(held);
@@ -67,7 +67,7 @@ it('cuts a piece where a chunk ends once its stack rows pass the bound, whatever
   const run = async (pieceStacks: number) => {
     const pieces: PartColumns[] = [];
     const make = () => new Parser(originOf(spans)) as unknown as WasmParser;
-    await rowsGroup(make, sourceOf(buf, 0, spans), types, 1 << 20, () => {}, (piece) => pieces.push(piece), 1 << 30, undefined, undefined, 0, undefined, false, pieceStacks);
+    await rowsGroup(make, sourceOf(buf, 0, spans), types, 1 << 20, () => {}, (piece) => pieces.push(piece), { pieceRows: 1 << 30, pieceStacks });
     const m = new Merger(types);
     const src = m.source(pieces.reduce((a, p) => a + p.eventOffset.length, 0));
     for (const p of pieces) m.add(src, p, p.description.types.map((t) => t.name));
