@@ -66,6 +66,11 @@ export class TupleIds {
     return id;
   }
 
+  /** Field `j` of tuple `id`. */
+  field(id: number, j: number): number {
+    return this.keys[id * this.width + j];
+  }
+
   /** Field `j` of every tuple, by id. */
   column(j: number): Int32Array {
     const out = new Int32Array(this.size);

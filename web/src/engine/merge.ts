@@ -197,9 +197,6 @@ export class Merger {
   private readonly tVirtual: number[] = [];
   /** Frames by (name, class, line, bytecode index, kind); stacks by (prefix, frame). */
   private readonly frames = new TupleIds(5);
-  /** Per frame: its name and kind (for the call nodes). */
-  private readonly frameNames: number[] = [];
-  private readonly frameKinds: number[] = [];
   private readonly stacks = new PrefixTree();
   /** The call nodes of the stack rows, made as the rows are added (while the decoders work on). */
   private readonly calls = new CallNodeBuilder();
@@ -296,20 +293,13 @@ export class Merger {
       thTable.push(t);
     }
     const thMap = thTable.map;
-    const { frameNames, frameKinds } = this;
     for (let i = 0; i < p.frameName.length; i++) {
-      const name = sMap[p.frameName[i]];
-      const f = this.frames.id(name, sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]);
-      if (f === frameNames.length) {
-        frameNames.push(name);
-        frameKinds.push(p.frameKind[i]);
-      }
-      frTable.push(f);
+      frTable.push(this.frames.id(sMap[p.frameName[i]], sMap[p.frameClass[i]], p.frameLine[i], p.frameBci[i], p.frameKind[i]));
     }
     const frMap = frTable.map;
     // A stack's prefix always precedes it (in this piece or an earlier one): one pass remaps,
     // and makes each new row's call node.
-    const { stacks, calls } = this;
+    const { frames, stacks, calls } = this;
     const stMap = stTable.reserve(p.stackFrame.length);
     const { stackFrame, stackPrefix } = p;
     let st = stTable.length;
@@ -318,7 +308,8 @@ export class Merger {
       const prefix = q < 0 ? q : stMap[q];
       const f = frMap[stackFrame[i]];
       const row = stacks.id(prefix, f);
-      if (row === calls.rows) calls.add(prefix, frameNames[f], frameKinds[f]);
+      // (A frame's name and kind: fields 0 and 4 of its tuple.)
+      if (row === calls.rows) calls.add(prefix, frames.field(f, 0), frames.field(f, 4));
       stMap[st++] = row;
     }
     stTable.length = st;
