@@ -39,7 +39,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use header::{chunk_headers, ChunkHeader};
 pub use table::{type_table, Column, ColumnData, ColumnKind, TypeTable, Unit};
 pub use value::Value;
-pub use resolve::{chain_step, chain_threads, ChunkThreads, PoolChange, ThreadIdentity, ThreadMap};
+pub use resolve::{chain_step, chain_threads, ChunkThreads, PoolChange, StackBytes, ThreadIdentity, ThreadMap};
 
 use rustc_hash::FxHashMap;
 
@@ -118,6 +118,8 @@ pub struct Recording {
     /// index, `pid`, `jvmStartTime` in ms since the epoch). Files of one JVM's repository chain
     /// their threads from one to the next; files of different JVMs never do.
     pub chunk_jvms: Vec<(usize, i64, i64)>,
+    /// Stack rows by the bytes of their frames, for the chunks still to be read.
+    pub stack_bytes: resolve::StackBytes,
 }
 
 /// Per chunk index, its thread overrides (see [`ThreadChain`]).

@@ -52,6 +52,95 @@ impl IdCache {
     }
 }
 
+/// Stack rows found by the bytes of their frames, across the chunks of one [`Recording`].
+///
+/// A recording's chunks each write their stack traces again, and a writer numbers methods and
+/// frame types alike from chunk to chunk (the JDK's trace ids live as long as the JVM), so a
+/// stack trace seen in an earlier chunk is most often the same bytes: its row is found by a hash
+/// of them, without reading its frames one by one.
+///
+/// ```text
+/// chunk 1  stack 7: frames [m 12 line 40 bci 3 type 1, m 9 line 8 …] → resolved → row 5120
+///          key xxh3-128(frame count, those bytes) → 5120
+/// chunk 2  stack 3: the same bytes → row 5120, no frame read
+/// ```
+///
+/// The bytes mean the same only where each method and frame type id reads the same as before
+/// (the symbols' ids, which the JDK numbers anew in every chunk, do not matter): a chunk uses
+/// the table only after what its pools' methods and frame types read as is checked against the
+/// chunks before; one where an id reads otherwise (another JVM's file, a writer that numbers
+/// anew) empties the table first.
+#[derive(Debug, Clone, Default)]
+pub struct StackBytes {
+    /// xxh3-128 of (frame count, the frames' bytes) → stack row.
+    rows: FxHashMap<u128, i32>,
+    /// (pool, id) → xxh3-64 of what the entry reads as, from the chunks the rows were found in
+    /// (a method: its "Class.method" and class name; a frame type: its kind).
+    entries: FxHashMap<(u32, u64), u64>,
+    /// Pool names, by their number in `entries`.
+    pools: Vec<String>,
+    /// Stack traces found in the table (read from their bytes alone).
+    pub hits: u64,
+}
+
+impl StackBytes {
+    /// The key of a stack trace whose `n` frames are `bytes`.
+    fn key(n: usize, bytes: &[u8]) -> u128 {
+        xxhash_rust::xxh3::xxh3_128_with_seed(bytes, n as u64)
+    }
+
+    /// The number of the pool of `class` (by its name: chunks may number classes otherwise).
+    fn pool_key(&mut self, chunk: &Chunk<'_>, class: usize) -> u32 {
+        let name = &chunk.md.classes[class].name;
+        match self.pools.iter().position(|p| p == name) {
+            Some(i) => i as u32,
+            None => {
+                self.pools.push(name.clone());
+                (self.pools.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Check what `chunk`'s methods and frame types (of frames of class `frame_class`) read as
+    /// against the ids' reading in the chunks before, emptying the table where an id reads
+    /// otherwise, and remember them. False when the chunk cannot use the table (cut short: its
+    /// pools may be missing).
+    fn vouch(&mut self, chunk: &Chunk<'_>, frame_class: usize) -> bool {
+        if chunk.is_cut() {
+            return false;
+        }
+        // Read as a frame reads them ([`Resolver::frame`]), into a scratch recording: a method
+        // is its "Class.method" and its class's name, a frame type its kind.
+        let mut v = Resolver::new(chunk);
+        let mut scratch = Recording::default();
+        let c = &chunk.md.classes[frame_class];
+        let field_class = |name: &str| c.field(name).map(|i| c.fields[i].class);
+        let mut found = Vec::new();
+        if let Some(mc) = field_class("method") {
+            let pool = self.pool_key(chunk, mc);
+            for (id, _) in chunk.pool_entries(mc) {
+                let read = v.method(chunk, &mut scratch, mc, id).map(|(full, cls)| {
+                    let text = |row: u32| scratch.strings.get(row as i32).as_bytes();
+                    xxhash_rust::xxh3::xxh3_64_with_seed(text(full), xxhash_rust::xxh3::xxh3_64(text(cls)))
+                });
+                found.push(((pool, id), read.unwrap_or(0)));
+            }
+        }
+        if let Some(tc) = field_class("type") {
+            let pool = self.pool_key(chunk, tc);
+            for (id, _) in chunk.pool_entries(tc) {
+                found.push(((pool, id), v.frame_kind(chunk, &mut scratch, tc, id) as u64 + 1));
+            }
+        }
+        if found.iter().any(|(k, h)| self.entries.get(k).is_some_and(|was| was != h)) {
+            self.rows.clear();
+            self.entries.clear();
+        }
+        self.entries.extend(found);
+        true
+    }
+}
+
 /// Per-chunk caches from pool ids (and inline strings) to rows of the columns.
 pub(crate) struct Resolver<'a> {
     /// One cache per [`Cached`] kind of id.
@@ -74,6 +163,9 @@ pub(crate) struct Resolver<'a> {
     /// Thread pool id → the identity carried over from earlier chunks ([`chain_step`]), where
     /// it differs from this chunk's own entry.
     thread_overrides: FxHashMap<u64, ThreadIdentity>,
+    /// Whether this chunk finds stacks by their frames' bytes ([`StackBytes`]); `None` until
+    /// its first stack trace.
+    by_bytes: Option<bool>,
 }
 
 /// A thread as jfrscope tells threads apart: name (the Java name, else the OS name), OS and
@@ -276,6 +368,7 @@ impl<'a> Resolver<'a> {
             frame_cache: FxHashMap::default(),
             standard: None,
             thread_overrides: FxHashMap::default(),
+            by_bytes: None,
         }
     }
 
@@ -485,9 +578,24 @@ impl<'a> Resolver<'a> {
         let mut frames = std::mem::take(&mut self.frame_buf);
         frames.clear();
         let codes = self.codes(chunk, class, STACK_FIELDS);
+        // (The row of a stack an earlier chunk wrote with the same bytes, and their key.)
+        let (mut known, mut key) = (None, None);
         for (f, &code) in c.fields.iter().zip(codes.iter()) {
             if code == 1 && f.array {
                 let n = r.len("frame count", 1).ok()?;
+                if !f.cpool && self.standard_frame(chunk, f.class) && *self.by_bytes.get_or_insert_with(|| rec.stack_bytes.vouch(chunk, f.class)) {
+                    // Four integers a frame (method, line, bytecode index, type).
+                    let start = r.pos();
+                    r.skip_varints(4 * n).ok()?;
+                    let k = StackBytes::key(n, &chunk.data[start..r.pos()]);
+                    key = Some(k);
+                    known = rec.stack_bytes.rows.get(&k).copied();
+                    if known.is_some() {
+                        rec.stack_bytes.hits += 1;
+                        continue;
+                    }
+                    r.seek(start).ok()?;
+                }
                 for _ in 0..n {
                     let fr = if f.cpool {
                         let fid = r.long().ok()? as u64;
@@ -502,8 +610,15 @@ impl<'a> Resolver<'a> {
                 chunk.skip_value_field(&mut r, f).ok()?;
             }
         }
+        if let Some(s) = known {
+            self.frame_buf = frames;
+            return Some(s);
+        }
         // Frames are stored leaf first; the tree grows from the root.
         let s = rec.stacks.intern_path(&frames);
+        if let Some(k) = key {
+            rec.stack_bytes.rows.insert(k, s);
+        }
         self.frame_buf = frames;
         Some(s)
     }
