@@ -96,104 +96,129 @@ export class TupleIds {
 
 /**
  * The merged stack prefix tree: rows numbered 0, 1, 2… in the order (prefix, frame) pairs are
- * first seen, as TupleIds(2) would number them, but found through each row's own list of
- * children (first child, next sibling), and through a TupleIds only for rows with more than
- * WIDE children. A decoder sends a path's rows together, so a row's prefix is most often the
- * row just before it: the lists keep each step of a merge in nearby memory, where a hash table
- * of millions of stacks made every step a cache miss. A row's four fields lie side by side
- * (frame, prefix, first child, next sibling), so a step reads one cache line, not four: 10–15%
- * faster over the 11–21 M rows a deep-stack pick merges.
+ * first seen, as TupleIds(2) would number them, kept as the two columns a profile's stack table
+ * is. A decoder sends a path's rows together, so most rows are made right after their prefix,
+ * and found there again; a row is looked up in a hash only where it can be elsewhere (as the
+ * call nodes are, CallNodeBuilder):
+ *
+ *   prefix the newest row      no child yet: a new row, nothing looked up
+ *   else row prefix + 1        the child made right after its prefix (a path's next row)
+ *   else a hash of rows        every other row, keyed by the row's own columns
+ *
+ * A hash of every row made each step of a merge of millions of rows a cache miss. Lists of
+ * children (first child and next sibling beside each row's frame and prefix, and a count of
+ * children) wrote twice the memory per row, which is most of a merge's cost, and the columns
+ * were copied out of them: merging the 19.5 M rows of a deep-stack pick (fixtures/large/
+ * mixed.jfr) here takes 40% less time, and the columns are given out as they are.
  */
 export class PrefixTree {
   /** Rows. */
   size = 0;
-  /** Per row, at 4 × row: frame, prefix, first child (-1: none), next sibling (-1: none). */
-  private rows: Int32Array;
-  private kids: Uint8Array;
-  private rootFirst = -1;
-  private rootKids = 0;
-  private readonly wide = new TupleIds(2);
-  private readonly wideRows: number[] = [];
-  private static readonly WIDE = 8;
+  private frame: Int32Array;
+  private prefix: Int32Array;
+  /** The rows not made right after their prefix: row + 1 per slot, 0 empty. */
+  private slots: Int32Array = new Int32Array(1024);
+  private hashed = 0;
 
   constructor(expected = 0) {
     const cap = Math.max(1024, expected);
-    this.rows = new Int32Array(4 * cap);
-    this.kids = new Uint8Array(cap);
+    this.frame = new Int32Array(cap);
+    this.prefix = new Int32Array(cap);
   }
 
   /** The row of `frame` under `prefix` (-1: at the root), the next row when it is new. */
   id(prefix: number, frame: number): number {
-    const inTree = prefix >= 0 && prefix < this.size;
-    const kids = inTree ? this.kids[prefix] : prefix === -1 ? this.rootKids : 255;
-    if (kids > PrefixTree.WIDE) {
-      const w = this.wide.id(prefix, frame);
-      if (w < this.wideRows.length) return this.wideRows[w];
-      const row = this.add(prefix, frame, inTree);
-      this.wideRows.push(row);
-      return row;
-    }
-    const rows = this.rows;
-    for (let c = inTree ? rows[4 * prefix + 2] : prefix === -1 ? this.rootFirst : -1; c >= 0; c = rows[4 * c + 3]) {
-      if (rows[4 * c] === frame) return c;
-    }
-    const row = this.add(prefix, frame, inTree);
-    if (kids + 1 > PrefixTree.WIDE) {
-      // From now on this prefix's children are looked up by hash: every one of them so far.
-      for (let c = row; c >= 0; c = this.rows[4 * c + 3]) {
-        this.wide.id(prefix, this.rows[4 * c]);
-        this.wideRows.push(c);
+    const next = prefix + 1;
+    if (next >= 0 && next < this.size && this.prefix[next] === prefix && this.frame[next] === frame) return next;
+    return this.hashedId(prefix, frame);
+  }
+
+  /**
+   * The rows of a decoder's stack table, in order (each row after its prefix): row i is frame
+   * `frames[frame[i]]` under row `map[prefix[i]]` of this tree (a negative prefix as it is: -1
+   * at the root), and its row here is written to `map[at + i]`. As `id` row by row, with the
+   * first two cases inline. Neither waits on memory an earlier row's lookup reads (the prefix
+   * is most often the row before, kept rather than read back from `map`), so the steps of
+   * several rows overlap: a path merged again reads rows made long ago, seldom in the cache.
+   */
+  addTable(prefix: Int32Array, frame: Uint32Array, frames: Int32Array, map: Int32Array, at: number): void {
+    const n = prefix.length;
+    // Room for every row to be new, made once, so that the columns stay as they are.
+    if (this.size + n > this.frame.length) this.grow(this.size + n);
+    const rowFrame = this.frame;
+    const rowPrefix = this.prefix;
+    let size = this.size;
+    // The row here of the row before.
+    let last = at > 0 ? map[at - 1] : -1;
+    for (let i = 0; i < n; i++) {
+      const q = prefix[i];
+      const f = frames[frame[i]];
+      const p = q === at + i - 1 ? last : q < 0 ? q : map[q];
+      let row: number;
+      if (p === size - 1) {
+        row = size++;
+        rowFrame[row] = f;
+        rowPrefix[row] = p;
+      } else if (p >= -1 && rowPrefix[p + 1] === p && rowFrame[p + 1] === f) {
+        row = p + 1;
+      } else {
+        this.size = size;
+        row = this.hashedId(p, f);
+        size = this.size;
       }
+      map[at + i] = last = row;
     }
-    return row;
+    this.size = size;
   }
 
-  private add(prefix: number, frame: number, inTree: boolean): number {
+  /** The row of (prefix, frame) that is not row prefix + 1, the next row when it is new. */
+  private hashedId(prefix: number, frame: number): number {
+    const rowFrame = this.frame;
+    const rowPrefix = this.prefix;
+    let slots = this.slots;
+    let mask = slots.length - 1;
+    let h = hashOf(prefix, frame) & mask;
+    for (; slots[h] !== 0; h = (h + 1) & mask) {
+      const v = slots[h] - 1;
+      if (rowPrefix[v] === prefix && rowFrame[v] === frame) return v;
+    }
     const row = this.size++;
-    if (row === this.kids.length) this.grow();
-    const rows = this.rows;
-    const k = 4 * row;
-    rows[k] = frame;
-    rows[k + 1] = prefix;
-    rows[k + 2] = -1;
-    this.kids[row] = 0;
-    if (inTree) {
-      rows[k + 3] = rows[4 * prefix + 2];
-      rows[4 * prefix + 2] = row;
-      if (this.kids[prefix] < 255) this.kids[prefix]++;
-    } else if (prefix === -1) {
-      rows[k + 3] = this.rootFirst;
-      this.rootFirst = row;
-      if (this.rootKids < 255) this.rootKids++;
-    } else {
-      rows[k + 3] = -1;
+    if (row === this.frame.length) this.grow(row + 1);
+    this.frame[row] = frame;
+    this.prefix[row] = prefix;
+    if (row !== prefix + 1) {
+      if (++this.hashed * 2 > slots.length) {
+        slots = this.slots = rehash(slots, this.prefix, this.frame);
+        mask = slots.length - 1;
+        h = hashOf(prefix, frame) & mask;
+        while (slots[h] !== 0) h = (h + 1) & mask;
+      }
+      slots[h] = row + 1;
     }
     return row;
   }
 
-  private grow(): void {
+  /** Room for `need` rows. */
+  private grow(need: number): void {
     // Four times the room up to 16 M rows: a merge of millions of rows copies a third as much
     // as by doubling, and the room not used yet costs no memory until it is written (fresh
     // pages are mapped when first touched); past that, twice (gigabytes of address space).
-    const times = this.kids.length < 1 << 24 ? 4 : 2;
-    const rows = new Int32Array(this.rows.length * times);
-    rows.set(this.rows);
-    this.rows = rows;
-    const kids = new Uint8Array(this.kids.length * times);
-    kids.set(this.kids);
-    this.kids = kids;
+    let cap = this.frame.length;
+    while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
+    const frame = new Int32Array(cap);
+    frame.set(this.frame);
+    this.frame = frame;
+    const prefix = new Int32Array(cap);
+    prefix.set(this.prefix);
+    this.prefix = prefix;
   }
 
-  /** Each row's frame, and its prefix (-1 at the root): one pass over the rows for both. */
+  /**
+   * Each row's frame, and its prefix (-1 at the root): views of the tree's own columns, which
+   * later rows only write past (so columns given out stay as they were).
+   */
   columns(): { frame: Int32Array; prefix: Int32Array } {
-    const frame = new Int32Array(this.size);
-    const prefix = new Int32Array(this.size);
-    const rows = this.rows;
-    for (let i = 0, k = 0; i < frame.length; i++, k += 4) {
-      frame[i] = rows[k];
-      prefix[i] = rows[k + 1];
-    }
-    return { frame, prefix };
+    return { frame: this.frame.subarray(0, this.size), prefix: this.prefix.subarray(0, this.size) };
   }
 }
 
@@ -261,8 +286,53 @@ export class CallNodeBuilder {
    */
   add(prefix: number, name: number, kind: number): number {
     const s = this.rows;
-    if (s === this.ofStack.length) this.grow();
-    const parent = prefix >= 0 && prefix < s ? this.ofStack[prefix] : -1;
+    if (s === this.ofStack.length) this.grow(s + 1);
+    const node = this.node(prefix >= 0 && prefix < s ? this.ofStack[prefix] : -1, name, kind);
+    this.ofStack[s] = node;
+    this.rows = s + 1;
+    return node;
+  }
+
+  /**
+   * The nodes of `tree`'s rows not added yet (from row `rows` on), in order; frame f is named
+   * by field `name` of tuple f of `frames`, of the kind field `kind` holds. As `add` row by
+   * row, with its first case inline (the caller the newest node); a row's prefix is most often
+   * the row before, whose node is kept rather than read back from `ofStack`.
+   */
+  addTree(tree: PrefixTree, frames: TupleIds, name: number, kind: number): void {
+    const from = this.rows;
+    const to = tree.size;
+    if (to > this.ofStack.length) this.grow(to);
+    const { ofStack, prefix: callers, name: names, kind: kinds, depth } = this;
+    const { frame, prefix } = tree.columns();
+    let n = this.length;
+    let node = from > 0 ? ofStack[from - 1] : -1;
+    for (let s = from; s < to; s++) {
+      const p = prefix[s];
+      const f = frame[s];
+      const parent = p === s - 1 ? node : p >= 0 ? ofStack[p] : -1;
+      if (parent === n - 1) {
+        // (As `node` makes a callee of the newest node.)
+        node = n++;
+        callers[node] = parent;
+        names[node] = frames.field(f, name);
+        kinds[node] = frames.field(f, kind);
+        const d = parent >= 0 ? depth[parent] + 1 : 0;
+        depth[node] = d;
+        if (d > this.maxDepth) this.maxDepth = d;
+      } else {
+        this.length = n;
+        node = this.node(parent, frames.field(f, name), frames.field(f, kind));
+        n = this.length;
+      }
+      ofStack[s] = node;
+    }
+    this.length = n;
+    this.rows = to;
+  }
+
+  /** The node called by node `parent` (-1: a root) named `name`, made (of kind `kind`) when new. */
+  private node(parent: number, name: number, kind: number): number {
     const n = this.length;
     let node = -1;
     if (parent !== n - 1) {
@@ -290,7 +360,7 @@ export class CallNodeBuilder {
       this.depth[node] = d;
       if (d > this.maxDepth) this.maxDepth = d;
       if (node !== parent + 1) {
-        if (++this.hashed * 2 > this.slots.length) this.rehash();
+        if (++this.hashed * 2 > this.slots.length) this.slots = rehash(this.slots, this.prefix, this.name);
         const slots = this.slots;
         const mask = slots.length - 1;
         let h = hashOf(parent, name) & mask;
@@ -298,8 +368,6 @@ export class CallNodeBuilder {
         slots[h] = node + 1;
       }
     }
-    this.ofStack[s] = node;
-    this.rows = s + 1;
     return node;
   }
 
@@ -320,9 +388,11 @@ export class CallNodeBuilder {
     };
   }
 
-  private grow(): void {
+  /** Room for `need` rows. */
+  private grow(need: number): void {
     // As PrefixTree grows: four times the room up to 16 M rows, then twice.
-    const cap = this.ofStack.length * (this.ofStack.length < 1 << 24 ? 4 : 2);
+    let cap = this.ofStack.length;
+    while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
     const more = <A extends Int32Array | Uint8Array>(a: A): A => {
       const b = new (a.constructor as new (n: number) => A)(cap);
       b.set(a);
@@ -334,21 +404,23 @@ export class CallNodeBuilder {
     this.kind = more(this.kind);
     this.depth = more(this.depth);
   }
+}
 
-  /** The hash of callees (node + 1 per slot, 0 empty) in twice the room. */
-  private rehash(): void {
-    const slots = this.slots;
-    const more = new Int32Array(slots.length * 2);
-    const mask = more.length - 1;
-    for (let k = 0; k < slots.length; k++) {
-      const v = slots[k];
-      if (v === 0) continue;
-      let h = hashOf(this.prefix[v - 1], this.name[v - 1]) & mask;
-      while (more[h] !== 0) h = (h + 1) & mask;
-      more[h] = v;
-    }
-    this.slots = more;
+/**
+ * A hash of rows (row + 1 per slot, 0 empty) in twice the room: a row is keyed by its prefix
+ * (or caller's node) and its frame (or name), `hashOf(a[row], b[row])`.
+ */
+function rehash(slots: Int32Array, a: Int32Array, b: Int32Array): Int32Array {
+  const more = new Int32Array(slots.length * 2);
+  const mask = more.length - 1;
+  for (let k = 0; k < slots.length; k++) {
+    const v = slots[k];
+    if (v === 0) continue;
+    let h = hashOf(a[v - 1], b[v - 1]) & mask;
+    while (more[h] !== 0) h = (h + 1) & mask;
+    more[h] = v;
   }
+  return more;
 }
 
 function hashOf(parent: number, name: number): number {

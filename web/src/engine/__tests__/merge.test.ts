@@ -166,7 +166,7 @@ describe('the call nodes the merge makes', () => {
       const sources = parts.map(() => m.source(1));
       parts.forEach((p, i) => m.add(sources[i], p, ['jdk.ExecutionSample']));
       const c = m.finish();
-      rounds.push({ c, calls: c.calls!, copy: { ofStack: Array.from(c.calls!.ofStack), prefix: Array.from(c.calls!.prefix), name: Array.from(c.calls!.name) } });
+      rounds.push({ c, calls: c.calls!, copy: { ofStack: Array.from(c.calls!.ofStack), prefix: Array.from(c.calls!.prefix), name: Array.from(c.calls!.name), stackFrame: Array.from(c.stackFrame), stackPrefix: Array.from(c.stackPrefix) } });
     }
     for (const { c, calls, copy } of rounds) {
       // The truth, from the merged columns alone: a node per distinct path of names, in row order.
@@ -188,6 +188,7 @@ describe('the call nodes the merge makes', () => {
       for (let s = c.stackFrame.length - 1; s >= 0; s--) if (want.indexOf(want[s]) === s) expect(calls.kind[want[s]]).toBe(c.frameKind[c.stackFrame[s]]);
       // A later round only wrote past what an earlier one gave out.
       expect([Array.from(calls.ofStack), Array.from(calls.prefix), Array.from(calls.name)]).toEqual([copy.ofStack, copy.prefix, copy.name]);
+      expect([Array.from(c.stackFrame), Array.from(c.stackPrefix)]).toEqual([copy.stackFrame, copy.stackPrefix]);
     }
     expect(rounds[2].c.stackFrame.length).toBeGreaterThan(rounds[0].c.stackFrame.length);
   });
