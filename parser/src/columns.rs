@@ -284,6 +284,9 @@ impl Stacks {
             }
         }
         let next = self.frame.len() as u32;
+        if self.frame.len() == self.frame.capacity() {
+            self.grow();
+        }
         self.frame.push(frame);
         self.prefix.push(prefix);
         self.first_child.push(NIL);
@@ -309,6 +312,19 @@ impl Stacks {
             }
         }
         next
+    }
+
+    /// Room for three times the rows there are (at least 1024 more) in every column at once:
+    /// a deep-stack pick makes millions of rows, and each doubling copied them again (in wasm,
+    /// into memory touched for the first time), a tenth of a decoder's time.
+    #[cold]
+    fn grow(&mut self) {
+        let more = 3 * self.frame.len().max(1024 / 3);
+        self.frame.reserve_exact(more);
+        self.prefix.reserve_exact(more);
+        self.first_child.reserve_exact(more);
+        self.next_sibling.reserve_exact(more);
+        self.wide.reserve_exact(more);
     }
 
     /// Number of rows.
