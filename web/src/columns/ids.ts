@@ -205,11 +205,12 @@ export class PrefixTree {
     // pages are mapped when first touched); past that, twice (gigabytes of address space).
     let cap = this.frame.length;
     while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
+    // (Only the rows made are copied: the room past them is left untouched.)
     const frame = new Int32Array(cap);
-    frame.set(this.frame);
+    frame.set(this.frame.subarray(0, this.size));
     this.frame = frame;
     const prefix = new Int32Array(cap);
-    prefix.set(this.prefix);
+    prefix.set(this.prefix.subarray(0, this.size));
     this.prefix = prefix;
   }
 
@@ -393,16 +394,17 @@ export class CallNodeBuilder {
     // As PrefixTree grows: four times the room up to 16 M rows, then twice.
     let cap = this.ofStack.length;
     while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
-    const more = <A extends Int32Array | Uint8Array>(a: A): A => {
+    // (Only the rows and nodes made are copied: the room past them is left untouched.)
+    const more = <A extends Int32Array | Uint8Array>(a: A, used: number): A => {
       const b = new (a.constructor as new (n: number) => A)(cap);
-      b.set(a);
+      b.set(a.subarray(0, used));
       return b;
     };
-    this.ofStack = more(this.ofStack);
-    this.prefix = more(this.prefix);
-    this.name = more(this.name);
-    this.kind = more(this.kind);
-    this.depth = more(this.depth);
+    this.ofStack = more(this.ofStack, this.rows);
+    this.prefix = more(this.prefix, this.length);
+    this.name = more(this.name, this.length);
+    this.kind = more(this.kind, this.length);
+    this.depth = more(this.depth, this.length);
   }
 }
 
