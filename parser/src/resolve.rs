@@ -141,6 +141,11 @@ impl StackBytes {
     }
 }
 
+/// Stack traces a chunk reads frame by frame before it looks them up by their bytes: the check
+/// that it may ([`StackBytes::vouch`]) reads every method of its pool, which a chunk of few
+/// stacks (a first view's CPU samples) does not repay.
+pub(crate) const VOUCH_AFTER: u32 = 256;
+
 /// Per-chunk caches from pool ids (and inline strings) to rows of the columns.
 pub(crate) struct Resolver<'a> {
     /// One cache per [`Cached`] kind of id.
@@ -164,8 +169,10 @@ pub(crate) struct Resolver<'a> {
     /// it differs from this chunk's own entry.
     thread_overrides: FxHashMap<u64, ThreadIdentity>,
     /// Whether this chunk finds stacks by their frames' bytes ([`StackBytes`]); `None` until
-    /// its first stack trace.
+    /// it has read [`VOUCH_AFTER`] stack traces.
     by_bytes: Option<bool>,
+    /// Stack traces read in this chunk.
+    stacks_read: u32,
 }
 
 /// A thread as jfrscope tells threads apart: name (the Java name, else the OS name), OS and
@@ -369,6 +376,7 @@ impl<'a> Resolver<'a> {
             standard: None,
             thread_overrides: FxHashMap::default(),
             by_bytes: None,
+            stacks_read: 0,
         }
     }
 
@@ -583,7 +591,7 @@ impl<'a> Resolver<'a> {
         for (f, &code) in c.fields.iter().zip(codes.iter()) {
             if code == 1 && f.array {
                 let n = r.len("frame count", 1).ok()?;
-                if !f.cpool && self.standard_frame(chunk, f.class) && *self.by_bytes.get_or_insert_with(|| rec.stack_bytes.vouch(chunk, f.class)) {
+                if !f.cpool && self.standard_frame(chunk, f.class) && self.by_bytes(chunk, rec, f.class) {
                     // Four integers a frame (method, line, bytecode index, type).
                     let start = r.pos();
                     r.skip_varints(4 * n).ok()?;
@@ -621,6 +629,22 @@ impl<'a> Resolver<'a> {
         }
         self.frame_buf = frames;
         Some(s)
+    }
+
+    /// Whether this chunk finds its stacks by their frames' bytes: once it has read
+    /// [`VOUCH_AFTER`] stack traces, if [`StackBytes::vouch`] says so.
+    #[inline]
+    fn by_bytes(&mut self, chunk: &Chunk<'_>, rec: &mut Recording, frame_class: usize) -> bool {
+        if let Some(b) = self.by_bytes {
+            return b;
+        }
+        self.stacks_read += 1;
+        if self.stacks_read <= VOUCH_AFTER {
+            return false;
+        }
+        let b = rec.stack_bytes.vouch(chunk, frame_class);
+        self.by_bytes = Some(b);
+        b
     }
 
     fn frame<'b>(&mut self, chunk: &Chunk<'b>, rec: &mut Recording, class: usize, r: &mut Reader<'b>) -> Option<u32> {

@@ -90,19 +90,26 @@ fn chunks_with_different_type_ids_count_by_name() {
 
 #[test]
 fn a_stack_written_again_is_found_by_its_bytes_while_its_methods_read_the_same() {
-    // Four chunks write stack 1 (main → work) with the same bytes; in the third, method 2's
-    // name symbol says `rest`: its stack is Main.main;Main.rest, and the fourth chunk, whose
-    // method 2 is `work` again, must not take the third chunk's reading either.
-    let a = chunk(&[metadata(&basic_classes()), checkpoint(&basic_pools()), event(20, &sample(1, 1, 1))], 0, Some(1), 0);
-    let mut pools = basic_pools();
-    pools[1] = (5, vec![(1, sym("Main")), (2, sym("main")), (3, sym("rest"))]);
-    let b = chunk(&[metadata(&basic_classes()), checkpoint(&pools), event(20, &sample(2, 1, 1))], 0, Some(1), 0);
+    // Four chunks write 300 stacks (main → work at lines 1–300) with the same bytes, a sample
+    // each; in the third, method 2's name symbol says `rest`: its stacks are Main.main;Main.rest,
+    // and the fourth chunk, whose method 2 is `work` again, must not take the third's reading.
+    let written = |work: &str| {
+        let mut pools = basic_pools();
+        pools[1] = (5, vec![(1, sym("Main")), (2, sym("main")), (3, sym(work))]);
+        pools[5] = (10, (1..=300).map(|k| (k, stack(&[(2, k), (1, 10)]))).collect());
+        let mut evs = vec![metadata(&basic_classes()), checkpoint(&pools)];
+        evs.extend((1..=300).map(|k| event(20, &sample(k, 1, k))));
+        chunk(&evs, 0, Some(1), 0)
+    };
+    let (a, b) = (written("work"), written("rest"));
     let rec = parse(&[a.clone(), a.clone(), b, a].concat(), &Options::default());
     assert!(rec.errors.is_empty(), "{:?}", rec.errors);
-    assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.rest 1", "Main.main;Main.work 3"]);
-    // The second chunk's stack came from the first's bytes; the third's and fourth's were read.
-    assert_eq!(rec.stack_bytes.hits, 1);
-    assert_eq!(rec.stacks.len(), 3, "main, work and rest: the fourth chunk found main → work again");
+    assert_eq!(lines(&rec, "jdk.ExecutionSample"), vec!["Main.main;Main.rest 300", "Main.main;Main.work 900"]);
+    // Each chunk reads its first VOUCH_AFTER stacks frame by frame; the second chunk found the
+    // other 44 by the first's bytes, the third and fourth (their methods read otherwise than
+    // the chunk before) none.
+    assert_eq!(rec.stack_bytes.hits, 300 - super::resolve::VOUCH_AFTER as u64);
+    assert_eq!(rec.stacks.len(), 601, "main, and work and rest at 300 lines each");
 }
 
 #[test]
