@@ -1,7 +1,7 @@
 /**
  * Ids for tuples of small integers, numbered 0, 1, 2… in the order they are first seen: the
- * merge's dictionary of stacks ((prefix, frame) → stack row) and of frames (name, class, line,
- * bytecode index, kind → frame row), and the call-node table's ((caller's node, name) → node).
+ * merge's dictionary of frames (name, class, line, bytecode index, kind → frame row). (Its
+ * stacks and call nodes are trees, numbered by PrefixTree and CallNodeBuilder below.)
  *
  *   slots (open addressing, linear probing, power-of-two size, at most half full)
  *     slot ─ id + 1 (0: empty) ─ keys[id * width …] compared with the tuple
@@ -116,9 +116,8 @@ export class PrefixTree {
   size = 0;
   private frame: Int32Array;
   private prefix: Int32Array;
-  /** The rows not made right after their prefix: row + 1 per slot, 0 empty. */
-  private slots: Int32Array = new Int32Array(1024);
-  private hashed = 0;
+  /** The rows not made right after their prefix. */
+  private readonly hashed = new RowHash();
 
   constructor(expected = 0) {
     const cap = Math.max(1024, expected);
@@ -173,38 +172,19 @@ export class PrefixTree {
 
   /** The row of (prefix, frame) that is not row prefix + 1, the next row when it is new. */
   private hashedId(prefix: number, frame: number): number {
-    const rowFrame = this.frame;
-    const rowPrefix = this.prefix;
-    let slots = this.slots;
-    let mask = slots.length - 1;
-    let h = hashOf(prefix, frame) & mask;
-    for (; slots[h] !== 0; h = (h + 1) & mask) {
-      const v = slots[h] - 1;
-      if (rowPrefix[v] === prefix && rowFrame[v] === frame) return v;
-    }
+    const found = this.hashed.find(prefix, frame, this.prefix, this.frame);
+    if (found >= 0) return found;
     const row = this.size++;
     if (row === this.frame.length) this.grow(row + 1);
     this.frame[row] = frame;
     this.prefix[row] = prefix;
-    if (row !== prefix + 1) {
-      if (++this.hashed * 2 > slots.length) {
-        slots = this.slots = rehash(slots, this.prefix, this.frame);
-        mask = slots.length - 1;
-        h = hashOf(prefix, frame) & mask;
-        while (slots[h] !== 0) h = (h + 1) & mask;
-      }
-      slots[h] = row + 1;
-    }
+    if (row !== prefix + 1) this.hashed.add(row, this.prefix, this.frame);
     return row;
   }
 
   /** Room for `need` rows. */
   private grow(need: number): void {
-    // Four times the room up to 16 M rows: a merge of millions of rows copies a third as much
-    // as by doubling, and the room not used yet costs no memory until it is written (fresh
-    // pages are mapped when first touched); past that, twice (gigabytes of address space).
-    let cap = this.frame.length;
-    while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
+    const cap = roomFor(this.frame.length, need);
     // (Only the rows made are copied: the room past them is left untouched.)
     const frame = new Int32Array(cap);
     frame.set(this.frame.subarray(0, this.size));
@@ -265,8 +245,8 @@ export class CallNodeBuilder {
   private name: Int32Array;
   private kind: Uint8Array;
   private depth: Int32Array;
-  private slots: Int32Array;
-  private hashed = 0;
+  /** The nodes not made right after their caller. */
+  private readonly hashed: RowHash;
 
   /** `expected`: stack rows, when known (the columns are made that long: a node per row at most). */
   constructor(expected = 0) {
@@ -278,7 +258,7 @@ export class CallNodeBuilder {
     this.depth = new Int32Array(cap);
     // Room for a callee off the chains per 32 rows before it grows (deep, varied stacks have
     // about one per 60), 16 MB at most.
-    this.slots = new Int32Array(Math.max(1024, 1 << Math.min(22, 32 - Math.clz32(expected >> 4))));
+    this.hashed = new RowHash(1 << Math.min(22, 32 - Math.clz32(expected >> 4)));
   }
 
   /**
@@ -335,40 +315,20 @@ export class CallNodeBuilder {
   /** The node called by node `parent` (-1: a root) named `name`, made (of kind `kind`) when new. */
   private node(parent: number, name: number, kind: number): number {
     const n = this.length;
-    let node = -1;
     if (parent !== n - 1) {
       const next = parent + 1;
-      if (this.prefix[next] === parent && this.name[next] === name) node = next;
-      else if (this.hashed > 0) {
-        const slots = this.slots;
-        const mask = slots.length - 1;
-        for (let h = hashOf(parent, name) & mask; ; h = (h + 1) & mask) {
-          const v = slots[h] - 1;
-          if (v < 0) break;
-          if (this.prefix[v] === parent && this.name[v] === name) {
-            node = v;
-            break;
-          }
-        }
-      }
+      if (this.prefix[next] === parent && this.name[next] === name) return next;
+      const found = this.hashed.find(parent, name, this.prefix, this.name);
+      if (found >= 0) return found;
     }
-    if (node < 0) {
-      node = this.length++;
-      this.prefix[node] = parent;
-      this.name[node] = name;
-      this.kind[node] = kind;
-      const d = parent >= 0 ? this.depth[parent] + 1 : 0;
-      this.depth[node] = d;
-      if (d > this.maxDepth) this.maxDepth = d;
-      if (node !== parent + 1) {
-        if (++this.hashed * 2 > this.slots.length) this.slots = rehash(this.slots, this.prefix, this.name);
-        const slots = this.slots;
-        const mask = slots.length - 1;
-        let h = hashOf(parent, name) & mask;
-        while (slots[h] !== 0) h = (h + 1) & mask;
-        slots[h] = node + 1;
-      }
-    }
+    const node = this.length++;
+    this.prefix[node] = parent;
+    this.name[node] = name;
+    this.kind[node] = kind;
+    const d = parent >= 0 ? this.depth[parent] + 1 : 0;
+    this.depth[node] = d;
+    if (d > this.maxDepth) this.maxDepth = d;
+    if (node !== parent + 1) this.hashed.add(node, this.prefix, this.name);
     return node;
   }
 
@@ -391,9 +351,7 @@ export class CallNodeBuilder {
 
   /** Room for `need` rows. */
   private grow(need: number): void {
-    // As PrefixTree grows: four times the room up to 16 M rows, then twice.
-    let cap = this.ofStack.length;
-    while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
+    const cap = roomFor(this.ofStack.length, need);
     // (Only the rows and nodes made are copied: the room past them is left untouched.)
     const more = <A extends Int32Array | Uint8Array>(a: A, used: number): A => {
       const b = new (a.constructor as new (n: number) => A)(cap);
@@ -409,20 +367,66 @@ export class CallNodeBuilder {
 }
 
 /**
- * A hash of rows (row + 1 per slot, 0 empty) in twice the room: a row is keyed by its prefix
- * (or caller's node) and its frame (or name), `hashOf(a[row], b[row])`.
+ * The room a column of `cap` entries grows to for `need`: four times the room up to 16 M, so a
+ * merge of millions of rows copies a third as much as by doubling (and the room not used yet
+ * costs no memory until it is written: fresh pages are mapped when first touched); past that,
+ * twice (gigabytes of address space).
  */
-function rehash(slots: Int32Array, a: Int32Array, b: Int32Array): Int32Array {
-  const more = new Int32Array(slots.length * 2);
-  const mask = more.length - 1;
-  for (let k = 0; k < slots.length; k++) {
-    const v = slots[k];
-    if (v === 0) continue;
-    let h = hashOf(a[v - 1], b[v - 1]) & mask;
-    while (more[h] !== 0) h = (h + 1) & mask;
-    more[h] = v;
+export function roomFor(cap: number, need: number): number {
+  while (cap < need) cap *= cap < 1 << 24 ? 4 : 2;
+  return cap;
+}
+
+/**
+ * The rows of a table (stack rows, call nodes) that are not found right after their prefix,
+ * by (prefix, frame or name): open addressing, linear probing, row + 1 per slot (0 empty), at
+ * most half full. It keeps no keys: a row's are read from the table's own columns `a` and `b`,
+ * passed in (they are replaced as the table grows).
+ */
+class RowHash {
+  private slots: Int32Array;
+  private count = 0;
+
+  constructor(size = 1024) {
+    this.slots = new Int32Array(Math.max(1024, size));
   }
-  return more;
+
+  /** The row whose `a` is `x` and `b` is `y`, -1 when none. */
+  find(x: number, y: number, a: Int32Array, b: Int32Array): number {
+    if (this.count === 0) return -1;
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let h = hashOf(x, y) & mask; slots[h] !== 0; h = (h + 1) & mask) {
+      const v = slots[h] - 1;
+      if (a[v] === x && b[v] === y) return v;
+    }
+    return -1;
+  }
+
+  /** Add `row` (not in yet), keyed by `a[row]` and `b[row]`. */
+  add(row: number, a: Int32Array, b: Int32Array): void {
+    if (++this.count * 2 > this.slots.length) this.rehash(a, b);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let h = hashOf(a[row], b[row]) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = row + 1;
+  }
+
+  /** The same rows in twice the room. */
+  private rehash(a: Int32Array, b: Int32Array): void {
+    const slots = this.slots;
+    const more = new Int32Array(slots.length * 2);
+    const mask = more.length - 1;
+    for (let k = 0; k < slots.length; k++) {
+      const v = slots[k];
+      if (v === 0) continue;
+      let h = hashOf(a[v - 1], b[v - 1]) & mask;
+      while (more[h] !== 0) h = (h + 1) & mask;
+      more[h] = v;
+    }
+    this.slots = more;
+  }
 }
 
 function hashOf(parent: number, name: number): number {

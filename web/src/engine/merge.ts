@@ -11,7 +11,7 @@
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */
-import { CallNodeBuilder, PrefixTree, TupleIds } from '../columns/ids';
+import { CallNodeBuilder, PrefixTree, roomFor, TupleIds } from '../columns/ids';
 import { EVENT_COLUMN_NAMES, joinExtents, pieceRows, rowsExtent, type Description, type PartColumns, type RowsExtent, type SharedInto, type TypeRow } from './parts';
 import { mergeShapes } from './shape';
 
@@ -42,11 +42,8 @@ export class RemapTable {
   /** Room for `more` entries past the current ones. */
   reserve(more: number): Int32Array {
     if (this.length + more > this.map.length) {
-      // As the merged stacks grow (columns/ids.ts): four times the room up to 16 M entries, a
-      // source's millions of stack rows copied a third as much as by doubling; then twice.
-      let cap = this.map.length;
-      while (cap < this.length + more) cap *= cap < 1 << 24 ? 4 : 2;
-      const next = new Int32Array(cap);
+      // (As the merged stacks grow: a source's millions of stack rows.)
+      const next = new Int32Array(roomFor(this.map.length, this.length + more));
       next.set(this.map.subarray(0, this.length));
       this.map = next;
     }
