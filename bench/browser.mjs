@@ -11,7 +11,8 @@
 //   files to "Open recording" together; either opens as one recording. On 2 GiB or more, or
 //   several files, the time to the whole recording's overview is a goal of its own (< 5 s).
 //   RUNS=n opens; ROW_BUDGET=n rows the first round decodes at most; SHARED=off rows handed over in pieces (as on a page not
-//   cross-origin isolated) instead of written into shared columns; PICK=type|none; TYPES=a,b to measure those types' views too; PORT=p for the static server
+//   cross-origin isolated) instead of written into shared columns; STEAL=off each decoder decoding
+//   its own group's chunks (none shared out as the decoders go, engine/steal.ts); PICK=type|none; TYPES=a,b to measure those types' views too; PORT=p for the static server
 //   (default 4190); FILTER=a,b the two frame names typed into the stack filter (default: two
 //   names from the opened type's flame graph); PEER=speedscope to end with speedscope opening the
 //   same file (bench/speedscope.mjs, served on PORT+1) and the ratio of its time and memory to
@@ -143,6 +144,8 @@ async function openOnce() {
   if (process.env.ROW_BUDGET) await page.evaluate((n) => localStorage.setItem('jfrscope:rowBudget', n), process.env.ROW_BUDGET);
   // SHARED=off: rows handed to the page in pieces, as on a page that is not cross-origin isolated (jfrscope:sharedColumns).
   await page.evaluate((s) => (s === 'off' ? localStorage.setItem('jfrscope:sharedColumns', 'off') : localStorage.removeItem('jfrscope:sharedColumns')), process.env.SHARED ?? 'on');
+  // STEAL=off: each decoder decodes its own group's chunks, none shared out (jfrscope:stealChunks).
+  await page.evaluate((s) => (s === 'off' ? localStorage.setItem('jfrscope:stealChunks', 'off') : localStorage.removeItem('jfrscope:stealChunks')), process.env.STEAL ?? 'on');
   let heap = 0;
   let sampling = true;
   const sampler = (async () => {

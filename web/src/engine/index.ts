@@ -22,6 +22,7 @@ import { eventBuffers, type Description, type PartColumns, type ShapeBins, type 
 import { chunkHeaderAt, chunkLayout, fileKind, joinLayouts, locate, originOf, partition, spanOf, type ChunkSpan, type Piece } from './layout';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { HELD_BYTES, Session, type GroupDecoder, type ViewOf } from './session';
+import type { StealPlan } from './steal';
 export type { FirstView, ViewOf } from './session';
 import { parseEventFields } from './fields';
 import { joinTableParts, type TablePart } from './type-table';
@@ -233,6 +234,8 @@ export class WorkerGroup implements GroupDecoder {
     readonly spans: ChunkSpan[],
     /** Bytes of its chunks the worker keeps from the count pass for the first round. */
     private readonly hold = Infinity,
+    /** The worker was given the whole File too (it can decode any chunk). */
+    readonly readsWholeFile = false,
   ) {
     worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
       const m = e.data;
@@ -307,8 +310,9 @@ export class WorkerGroup implements GroupDecoder {
     threads?: ThreadOverrides,
     into?: SharedInto,
     keep?: boolean,
+    steal?: StealPlan,
   ): Promise<void> {
-    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads, into, keep }, onProgress, (p) => onPiece(p, false));
+    const m = await this.ask({ kind: 'rows', id: this.next++, types, expected, chunks, threads, into, keep, steal }, onProgress, (p) => onPiece(p, false));
     if (m.kind !== 'rows') throw new Error(`Unexpected answer ${m.kind} from the decoder.`);
     onPiece(m.part, true);
   }
@@ -355,6 +359,15 @@ function sharedColumns(): boolean {
   if (typeof SharedArrayBuffer !== 'function' || !globalThis.crossOriginIsolated) return false;
   try {
     return localStorage.getItem('jfrscope:sharedColumns') !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+/** A switch of `localStorage['jfrscope:' + key]`: on unless 'off' (to compare). */
+function setting(key: 'stealChunks'): boolean {
+  try {
+    return localStorage.getItem(`jfrscope:${key}`) !== 'off';
   } catch {
     return true;
   }
@@ -485,16 +498,19 @@ export function loadRecording(
       const base = group.length ? group[0].offset : 0;
       const end = group.length ? group[group.length - 1].offset + group[group.length - 1].size : size;
       const worker = newWorker();
-      groups.push(new WorkerGroup(worker, end - base, group, HELD_BYTES / parts.length));
+      // A File's workers get the whole of it too: a round can share out its chunks (steal.ts).
+      const blob = file instanceof Blob ? file : undefined;
+      groups.push(new WorkerGroup(worker, end - base, group, HELD_BYTES / parts.length, blob !== undefined));
       const whole = file instanceof ArrayBuffer && base === 0 && end === file.byteLength;
       const slice = whole ? file : file.slice(base, end);
-      const req: WorkerRequest = { kind: 'open', source: slice, base, spans: group, originMs };
+      const req: WorkerRequest = { kind: 'open', source: slice, base, spans: group, originMs, file: blob };
       worker.postMessage(req, slice instanceof ArrayBuffer ? [slice] : []);
     }
     file = new ArrayBuffer(0); // the workers have their slices; drop the page's copy
     const session = new Session(groups, originMs, size, rowSetting('rowBudget'), rowSetting('rowLimit'));
     session.layoutErrors = afterChunks(spans, size);
     session.sharedColumns = sharedColumns();
+    session.stealChunks = setting('stealChunks');
     if (Array.isArray(source) && source.length !== 1) session.joined = spans;
     let partial = false;
     session.onShape = (s) => {

@@ -160,15 +160,22 @@ export function mergeParts(parts: PartColumns[]): PartColumns {
   return { ...m.finish(), description };
 }
 
-/** One source's remap tables and its range of the output. */
-export interface Source {
+/** Rows [start, end) of the output, written up to `pos`. */
+export interface Range {
+  start: number;
+  pos: number;
+  end: number;
+}
+
+/**
+ * One source's remap tables and its range of the output (none, start = end = -1, for a decoder
+ * of a round that shares out its chunks: its rows go to the chunks' ranges).
+ */
+export interface Source extends Range {
   sMap: RemapTable;
   thMap: RemapTable;
   frMap: RemapTable;
   stMap: RemapTable;
-  start: number;
-  pos: number;
-  end: number;
 }
 
 const eventColumns = {
@@ -200,7 +207,8 @@ export class Merger {
   /** The call nodes of the stack rows, made as the rows are added (while the decoders work on). */
   private readonly calls = new CallNodeBuilder();
   private readonly typeIdx: Map<string, number>;
-  private readonly sources: Source[] = [];
+  /** The output's ranges (the sources' and the chunks'), in order. */
+  private readonly ranges: Range[] = [];
   private reserved = 0;
   private out: EventColumns | null = null;
   /** The extent of the rows of the set being made, so far. */
@@ -245,7 +253,7 @@ export class Merger {
    */
   next(): number {
     this.round++;
-    this.sources.length = 0;
+    this.ranges.length = 0;
     this.reserved = 0;
     this.out = null;
     this.extent = { end: -Infinity, stacksLost: 0 };
@@ -255,11 +263,26 @@ export class Merger {
 
   /** A new source, whose rows (at most `rows`) take the next range of the output. */
   source(rows: number): Source {
-    if (this.out) throw new Error('Sources are added before the first rows.');
-    const src = { sMap: new RemapTable(), thMap: new RemapTable(), frMap: new RemapTable(), stMap: new RemapTable(), start: this.reserved, pos: this.reserved, end: this.reserved + rows };
+    return this.reserve(this.dictionary(), rows);
+  }
+
+  /** The next range of the output, `rows` long (a chunk's, in a round that shares out its chunks). */
+  range(rows: number): Range {
+    return this.reserve({ start: 0, pos: 0, end: 0 }, rows);
+  }
+
+  private reserve<R extends Range>(r: R, rows: number): R {
+    if (this.out) throw new Error('Ranges are reserved before the first rows.');
+    r.start = r.pos = this.reserved;
+    r.end = this.reserved + rows;
     this.reserved += rows;
-    this.sources.push(src);
-    return src;
+    this.ranges.push(r);
+    return r;
+  }
+
+  /** A source of dictionaries alone: its pieces are placed in the chunks' ranges (`placedAt`). */
+  dictionary(): Source {
+    return { sMap: new RemapTable(), thMap: new RemapTable(), frMap: new RemapTable(), stMap: new RemapTable(), start: -1, pos: -1, end: -1 };
   }
 
   /** Where a source's decoder writes its rows (shared columns only). */
@@ -304,8 +327,9 @@ export class Merger {
     this.calls.addTree(this.stacks, this.frames, 0, 4);
     const tyMap = Int32Array.from(types, (name) => this.typeIdx.get(name) ?? -1);
     const n = pieceRows(p);
-    const base = src.pos;
-    if (base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
+    if (p.placed === undefined && src.start < 0) throw new Error('A decoder of a round that shares out its chunks sent rows to copy.');
+    const base = p.placed !== undefined && src.start < 0 ? this.fill(p.placedAt ?? -1, n) : src.pos;
+    if (src.start >= 0 && base + n > src.end) throw new Error(`A decoder sent ${base + n - src.start} rows where its count pass found ${src.end - src.start}.`);
     const c = p.constant ?? {};
     const missing = (k: number) => new Error(`Event type ${types[k]} has rows but is missing from the recording's description.`);
     if (n > 0) {
@@ -351,7 +375,7 @@ export class Merger {
         if (v !== undefined) this.pending.add(k, base, end, v);
       }
       this.noteStates(out.eventType, c.eventState ?? out.eventState, base, end, base);
-      src.pos = end;
+      if (src.start >= 0) src.pos = end;
       return;
     }
     // Column by column: each loop reads one column of the piece and writes one of the output,
@@ -397,6 +421,36 @@ export class Merger {
   }
 
   /**
+   * Rows [at, at + n) placed by a decoder of a round that shares out its chunks: they fill the
+   * ranges from the one they begin in, each from where it was written up to (a piece holds the
+   * rows of chunks whose ranges follow one another; a chunk that gave fewer rows than counted
+   * leaves the rest of the run's room at its end). Rows where others are, or past the output,
+   * are an error. Returns `at`.
+   */
+  private fill(at: number, n: number): number {
+    if (n === 0) return at;
+    const ranges = this.ranges;
+    // The first range ending past `at`.
+    let lo = 0;
+    let hi = ranges.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ranges[mid].end > at) hi = mid;
+      else lo = mid + 1;
+    }
+    let cur = at;
+    for (let k = lo, left = n; left > 0; k++) {
+      const r = ranges[k];
+      if (!r || r.pos !== cur) throw new Error(`A decoder placed ${n} rows at row ${at}, where ${r ? 'other rows are' : 'the output ends'}.`);
+      const m = Math.min(left, r.end - r.pos);
+      r.pos += m;
+      cur += m;
+      left -= m;
+    }
+    return at;
+  }
+
+  /**
    * Notes the types of rows [from, to) of the output (`types`, numbered already) that hold a
    * thread state: `states` is the rows' state column from `at` (in any numbering: only "none"
    * matters), or the one value they all hold. A piece of one type with no state costs nothing.
@@ -435,9 +489,9 @@ export class Merger {
   finish(): PartData {
     const out = this.out ?? (Object.fromEntries(Object.entries(eventColumns).map(([k, T]) => [k, new T(0)])) as EventColumns);
     // Rows a damaged chunk did not give: the rows after them move, so the pending ranges are written first.
-    if (this.sources.some((s) => s.pos !== s.end)) this.pending.fillAll(out);
+    if (this.ranges.some((s) => s.pos !== s.end)) this.pending.fillAll(out);
     let total = 0;
-    for (const s of this.sources) {
+    for (const s of this.ranges) {
       if (s.start !== total) for (const a of Object.values(out)) a.copyWithin(total, s.start, s.pos);
       total += s.pos - s.start;
     }

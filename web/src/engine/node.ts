@@ -86,16 +86,25 @@ export interface NodeSessionOptions {
    * pass as a worker holds them; else the group's bytes are read in memory.
    */
   blob?: (bytes: Uint8Array<ArrayBuffer>) => Blob;
+  /**
+   * With `shared` and `blob`: whether rows rounds share out their chunks (steal.ts; the whole
+   * file is read as `blob` makes it, in its first call). Default on, as the page does.
+   */
+  steal?: boolean;
+  /** Per group, what its rows rounds wait for before they begin (a decoder given less of a core). */
+  start?: (group: number) => Promise<void>;
 }
 
 /** A lazy-load session over `parts` groups, each read by wasm directly (what a worker does). */
-export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows, limit, wholeFirstBytes, shared = false, blob }: NodeSessionOptions = {}): Session {
+export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows, limit, wholeFirstBytes, shared = false, blob, steal = true, start }: NodeSessionOptions = {}): Session {
   const memory = initWasm();
   const buf = fileOf(input);
   const spans = chunkLayout(buf);
   const originMs = originOf(spans);
   const make = () => new Parser(originMs) as unknown as WasmParser;
-  const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g) => {
+  // The whole file, as a worker is given it beside its group's slice.
+  const file = blob && shared && steal ? sourceOf(blob(new Uint8Array(buf)), 0, []) : null;
+  const groups: (GroupDecoder & { buffers: EventBuffers })[] = (spans.length ? partition(spans, parts) : [[]]).map((g, k) => {
     const base = g.length ? g[0].offset : 0;
     const end = g.length ? g[g.length - 1].offset + g[g.length - 1].size : buf.byteLength;
     const source = sourceOf(blob ? blob(new Uint8Array(buf, base, end - base)) : buf.slice(base, end), base, g);
@@ -106,12 +115,15 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
     let counted: Description | null = null;
     return {
       size: end - base,
+      spans: g,
+      readsWholeFile: file !== null,
       count: async (onProgress, onShape) => {
         if (blob) source.hold();
         return (counted = await countGroup(make, source, onProgress, onShape));
       },
-      rows: (types, expected, onProgress, onPiece, chunks, threads, into, keep) =>
-        rowsGroup(
+      rows: async (types, expected, onProgress, onPiece, chunks, threads, into, keep, plan) => {
+        await start?.(k);
+        return rowsGroup(
           make,
           source,
           types,
@@ -121,13 +133,23 @@ export function sessionInNode(input: Uint8Array, parts = 1, { budget, pieceRows,
             onPiece(piece, last);
             buffers.give(eventBuffers(piece));
           },
-          { pieceRows, chunks, events: { buffers, memory, into: into && { ...into } }, chunkRows: mostRowsInAChunk(counted, types, chunks), threads, keep },
-        ),
+          {
+            pieceRows,
+            chunks,
+            events: { buffers, memory, into: into && { ...into } },
+            chunkRows: mostRowsInAChunk(counted, types, chunks),
+            threads,
+            keep,
+            steal: plan && file ? { plan, file } : undefined,
+          },
+        );
+      },
       buffers,
     };
   });
   const session = new Session(groups, originMs, buf.byteLength, budget, limit, wholeFirstBytes);
   session.sharedColumns = shared;
+  session.stealChunks = steal;
   return session;
 }
 

@@ -11,7 +11,7 @@ import { tableGroup, tablePartTransferables, type WasmTableReader } from './type
 const ready = init();
 const post = (m: WorkerResponse, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
-let group: { source: GroupSource; originMs: number } | null = null;
+let group: { source: GroupSource; originMs: number; file: GroupSource | null } | null = null;
 /** The count pass's description of this worker's chunks (how many rows each holds). */
 let counted: Description | null = null;
 /** Event column buffers of pieces the page has merged, for the next pieces. */
@@ -32,6 +32,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
     counted = await countGroup(make, source, progress, shape, sparse);
     post({ kind: 'counted', id: req.id, description: counted });
   } else if (req.kind === 'rows') {
+    if (req.steal && !group.file) throw new Error('This decoder was not given the whole file: it cannot decode other groups\' chunks.');
     await rowsGroup(
       make,
       source,
@@ -46,6 +47,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
         chunkRows: mostRowsInAChunk(counted, req.types, req.chunks),
         threads: req.threads,
         keep: req.keep,
+        steal: req.steal && group.file ? { plan: req.steal, file: group.file } : undefined,
       },
     );
   } else if (req.kind === 'table') {
@@ -62,7 +64,7 @@ async function handle(req: Exclude<WorkerRequest, { kind: 'open' | 'recycle' }>)
 self.onmessage = (e: MessageEvent<WorkerRequest>) => {
   const req = e.data;
   if (req.kind === 'open') {
-    group = { source: sourceOf(req.source, req.base, req.spans), originMs: req.originMs };
+    group = { source: sourceOf(req.source, req.base, req.spans), originMs: req.originMs, file: req.file ? sourceOf(req.file, 0, []) : null };
     return;
   }
   // At once, not after the request under way: its next pieces take them.

@@ -6,6 +6,7 @@ import type { CallNodeColumns } from '../columns/ids';
 import { STACK_LOST, type EventKind } from '../columns/profile';
 import type { ChunkSpan } from './layout';
 import type { PendingFills } from './merge';
+import { claim, type StealPlan } from './steal';
 
 export interface TypeRow {
   name: string;
@@ -191,6 +192,27 @@ export function noThreadOverrides(): ThreadOverrides {
 }
 
 /** The overrides of the chunks `has` keeps. */
+/** Overrides of several groups' chunks, as one. */
+export function joinOverrides(list: ThreadOverrides[]): ThreadOverrides {
+  const cat = <A extends Uint32Array | Float64Array | Uint8Array>(parts: A[], make: (n: number) => A): A => {
+    const out = make(parts.reduce((a, p) => a + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  return {
+    chunk: cat(list.map((o) => o.chunk), (n) => new Uint32Array(n)),
+    id: cat(list.map((o) => o.id), (n) => new Float64Array(n)),
+    name: list.flatMap((o) => o.name),
+    os: cat(list.map((o) => o.os), (n) => new Float64Array(n)),
+    java: cat(list.map((o) => o.java), (n) => new Float64Array(n)),
+    virt: cat(list.map((o) => o.virt), (n) => new Uint8Array(n)),
+  };
+}
+
 export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean): ThreadOverrides {
   const k: number[] = [];
   for (let i = 0; i < o.chunk.length; i++) if (has(o.chunk[i])) k.push(i);
@@ -286,11 +308,12 @@ export interface PartColumns {
    */
   constant?: Partial<Record<EventColumn, number>>;
   /**
-   * Rows of a piece already written into the page's shared columns (SharedInto), at its source's
-   * next position, as the decoder numbers them: its event columns are empty, and the page
+   * Rows of a piece already written into the page's shared columns (SharedInto), from position
+   * `placedAt`, as the decoder numbers them: its event columns are empty, and the page
    * renumbers the rows where they are.
    */
   placed?: number;
+  placedAt?: number;
   /** How far the rows reach and how many lost their stack, found as they were read (rowsExtent). */
   extent?: RowsExtent;
   /** Per event type (description order): 0 when none of its rows holds a thread state (Merger). */
@@ -522,7 +545,7 @@ export class EventBuffers {
    * is not written but named in `constant` (the page fills it, or leaves it until read). More rows than the range holds is an error, and
    * nothing is written: the range after it is another decoder's.
    */
-  place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'extent'> {
+  place(p: WasmParser, memory: WebAssembly.Memory, into: SharedInto): Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'placedAt' | 'extent'> {
     const n = p.pendingRows();
     if (into.at + n > into.end) throw new Error(`A decoder read more rows than its count pass found (${into.at + n - into.end} more).`);
     const out = {} as Record<string, ArrayBufferView>;
@@ -541,10 +564,11 @@ export class EventBuffers {
       const at = p.eventColumnAt(k);
       to.set(new T(memory.buffer, at, n));
     });
+    const placedAt = into.at;
     into.at += n;
     // Out until the page has renumbered it (`give`), as a piece handed over is until merged.
     this.out++;
-    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n, extent: pieceExtent(p) };
+    return { ...(out as unknown as Pick<PartColumns, EventColumn>), constant, placed: n, placedAt, extent: pieceExtent(p) };
   }
 }
 
@@ -616,7 +640,7 @@ export interface WasmSparseChunk {
 /** The rows since the last piece and the dictionary rows new since then; the event columns
  * through `events` when given (buffers reused piece to piece), else in new arrays. */
 export function readPart(p: WasmParser, events?: { buffers: EventBuffers; memory: WebAssembly.Memory; into?: SharedInto }): PartColumns {
-  const rows: Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'extent'> = events
+  const rows: Pick<PartColumns, EventColumn | 'constant' | 'placed' | 'placedAt' | 'extent'> = events
     ? events.into
       ? events.buffers.place(p, events.memory, events.into)
       : events.buffers.read(p, events.memory)
@@ -661,8 +685,10 @@ export interface GroupSource {
   base: number;
   size: number;
   spans: ChunkSpan[];
-  /** One chunk's bytes (the event panel). */
-  read(offset: number, size: number): Promise<Uint8Array>;
+  /** One chunk's bytes (the event panel, a round sharing out its chunks); `drop`: let go of it if held. */
+  read(offset: number, size: number, drop?: boolean): Promise<Uint8Array>;
+  /** Whether the chunk at `offset` is held (read from memory, not the file). */
+  holds(offset: number): boolean;
   /**
    * Every chunk's bytes in order (or those of `only`, some of `spans` in order), the next being
    * read while the caller decodes this one; `drop`: let go of each held chunk once handed out
@@ -731,10 +757,13 @@ export async function* streamChunks(blob: Blob, base: number, spans: ChunkSpan[]
 export function sourceOf(data: Blob | ArrayBuffer, base: number, all: ChunkSpan[]): GroupSource {
   const size = data instanceof Blob ? data.size : data.byteLength;
   let held: { chunks: Map<number, Uint8Array>; bytes: number; limit: number } | null = null;
-  const read = async (offset: number, n: number): Promise<Uint8Array> => {
+  const read = async (offset: number, n: number, drop = false): Promise<Uint8Array> => {
     if (!(data instanceof Blob)) return new Uint8Array(data, offset - base, n);
     const kept = held?.chunks.get(offset);
-    if (kept && kept.length === n) return kept;
+    if (kept && kept.length === n) {
+      if (drop) held!.chunks.delete(offset);
+      return kept;
+    }
     try {
       return new Uint8Array(await data.slice(offset - base, offset - base + n).arrayBuffer());
     } catch (e) {
@@ -779,6 +808,7 @@ export function sourceOf(data: Blob | ArrayBuffer, base: number, all: ChunkSpan[
     size,
     spans: all,
     read,
+    holds: (offset) => !(data instanceof Blob) || (held?.chunks.has(offset) ?? false),
     each,
     hold: (limit = Infinity) => void (held ??= { chunks: new Map(), bytes: 0, limit }),
     release: () => void (held = null),
@@ -944,6 +974,11 @@ export interface RowsOptions {
   threads?: ThreadOverrides;
   /** Keep the chunks held from the count pass for later passes (else each is let go once decoded). */
   keep?: boolean;
+  /**
+   * The round shares out its chunks (steal.ts): the plan, and the whole file to read other
+   * groups' chunks from. Needs `events.into` (each chunk's rows go to its range).
+   */
+  steal?: { plan: StealPlan; file: GroupSource };
 }
 
 /**
@@ -959,10 +994,15 @@ export async function rowsGroup(
   expected: number,
   onProgress: (done: number) => void,
   onPiece: (piece: PartColumns, last: boolean) => void,
-  { pieceRows = PIECE_ROWS, pieceStacks = PIECE_STACKS, chunks, events, chunkRows = 0, threads, keep = false }: RowsOptions = {},
+  { pieceRows = PIECE_ROWS, pieceStacks = PIECE_STACKS, chunks, events, chunkRows = 0, threads, keep = false, steal }: RowsOptions = {},
 ): Promise<void> {
   const p = make();
   try {
+    if (steal) {
+      if (!events?.into) throw new Error('A round that shares out its chunks writes into the page\'s columns.');
+      await stealRows(p, g, steal.plan, steal.file, types, onProgress, onPiece, { pieceRows, pieceStacks, events: { ...events, into: events.into }, keep });
+      return;
+    }
     if (threads) setThreadChain(p, threads);
     // Room for the rows of the chunk with most of them on top of a piece not yet cut (a piece
     // ends where a chunk ends, once it holds pieceRows), so the columns never grow by doubling:
@@ -990,4 +1030,67 @@ export async function rowsGroup(
   } finally {
     p.free();
   }
+}
+
+/**
+ * rowsGroup for a round that shares out its chunks: the chunks `claim` hands this decoder, each
+ * one's rows written to its range. A piece holds the rows of chunks whose ranges follow one
+ * another (the front of its own queue, taken in order); a chunk of another range first sends the
+ * rows before it. A chunk read from the file (not held) has the next one claimed and read while
+ * it is decoded.
+ */
+async function stealRows(
+  p: WasmParser,
+  g: GroupSource,
+  plan: StealPlan,
+  file: GroupSource,
+  types: string[],
+  onProgress: (done: number) => void,
+  onPiece: (piece: PartColumns, last: boolean) => void,
+  { pieceRows, pieceStacks, events, keep }: { pieceRows: number; pieceStacks: number; events: { buffers: EventBuffers; memory: WebAssembly.Memory; into: SharedInto }; keep: boolean },
+): Promise<void> {
+  if (plan.threads) setThreadChain(p, plan.threads);
+  const total = plan.tasks.reduce((a, t) => a + t.reduce((b, x) => b + x.rows, 0), 0);
+  p.reserveRows(Math.min(total, Math.max(2 * pieceRows, plan.chunkRows + pieceRows)));
+  const names = types.join('\n');
+  events.buffers.restart();
+  const into = events.into;
+  const send = async (last: boolean) => {
+    await events.buffers.room();
+    onPiece(readPart(p, events), last);
+    p.nextPiece();
+  };
+  const next = () => {
+    const c = types.length ? claim(plan.queues, plan.own, plan.tasks.length) : null;
+    if (!c) return null;
+    const t = plan.tasks[c.group][c.k];
+    const mine = c.group === plan.own;
+    const bytes = mine ? g.read(t.offset, t.size, !keep) : file.read(t.offset, t.size);
+    // A read failing ahead of its turn is reported when its turn comes, not as unhandled.
+    bytes.catch(() => {});
+    return { t, bytes, read: !mine || !g.holds(t.offset) };
+  };
+  let done = 0;
+  let ahead = next();
+  while (ahead) {
+    const cur = ahead;
+    ahead = cur.read ? next() : null;
+    const bytes = await cur.bytes;
+    const { t } = cur;
+    if (t.at !== into.end) {
+      // Not the next range after the piece's: the rows so far go first.
+      if (p.pendingRows() > 0) await send(false);
+      into.at = t.at;
+    }
+    into.end = t.at + t.rows;
+    p.rowsChunks(bytes, t.offset, t.index, names);
+    done += t.size;
+    onProgress(done);
+    if (p.pendingRows() >= pieceRows || p.pendingStacks() >= pieceStacks) await send(false);
+    ahead ??= next();
+  }
+  // (A decoder that found every chunk taken sends its dictionaries alone, no rows.)
+  if (into.at < 0) into.at = into.end = 0;
+  await send(true);
+  if (!keep) g.release();
 }

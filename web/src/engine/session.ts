@@ -20,16 +20,21 @@
  * only what the first view draws.
  */
 import type { Profile } from '../columns/profile';
-import { chunkJvms, decodable, groupOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
+import { chunkJvms, decodable, groupOverrides, joinOverrides, overridesIn, type Description, type PartColumns, type ShapeBins, type SharedInto, type ThreadOverrides } from './parts';
 import { mergeShapes } from './shape';
 import { chainRuns, type ChunkSpan } from './layout';
 import { Merger, mergeDescriptions, type PartData } from './merge';
 import { toProfile } from './tables';
+import { shareQueues, type ChunkTask, type StealPlan } from './steal';
 
 /** One group of chunks and the parser that reads it (a worker, or wasm called directly). */
 export interface GroupDecoder {
   /** Bytes of the file this group covers (for progress). */
   readonly size: number;
+  /** Its chunks. */
+  readonly spans: ChunkSpan[];
+  /** It can read any chunk of the file (a File's, not bytes of its own chunks alone): a round may share out its chunks (steal.ts). */
+  readonly readsWholeFile: boolean;
   /** `onShape`: the shape of what it counted so far, now and then. */
   count(onProgress: (done: number) => void, onShape?: (s: ShapeBins) => void): Promise<Description>;
   /** Rows of `types` (`expected` of them, as the count pass found), in pieces; the last one
@@ -45,6 +50,8 @@ export interface GroupDecoder {
     into?: SharedInto,
     /** Keep the chunks held from the count pass for later passes (else each is let go once decoded). */
     keep?: boolean,
+    /** The round shares out its chunks (steal.ts): the rows go to their chunks' ranges of `into`. */
+    steal?: StealPlan,
   ): Promise<void>;
 }
 
@@ -267,6 +274,11 @@ export class Session {
   sharedColumns = false;
   /** Called once the count pass is done, before any row is decoded (the overview). */
   onCounted: ((d: Description) => void) | null = null;
+  /**
+   * With shared columns and decoders that read the whole file: a rows round shares out its
+   * chunks as the decoders go (steal.ts), instead of each decoding its own group.
+   */
+  stealChunks = true;
 
   constructor(
     readonly groups: GroupDecoder[],
@@ -368,6 +380,28 @@ export class Session {
     return next;
   }
 
+  /**
+   * Per group, its chunks with rows of `types` (of the window's chunks only, with one), each
+   * with its rows as the count pass found them; their ranges (`at`) are set by the caller.
+   */
+  private tasks(types: string[], window?: WindowPlan): ChunkTask[][] {
+    return this.counted.map((d, g) => {
+      const want = new Set(types.map((t) => d.types.findIndex((x) => x.name === t)).filter((k) => k >= 0));
+      const only = window && new Set(window.chunks[g]);
+      const spans = new Map(this.groups[g].spans.map((s) => [s.offset, s]));
+      const out: ChunkTask[] = [];
+      d.chunks.forEach((c, k) => {
+        const span = spans.get(c.offset);
+        if (!span || (only && !only.has(c.offset))) return;
+        const pairs = d.chunkCounts?.[k] ?? [];
+        let rows = 0;
+        for (let i = 0; i + 1 < pairs.length; i += 2) if (want.has(pairs[i])) rows += pairs[i + 1];
+        if (rows > 0) out.push({ offset: span.offset, size: span.size, index: span.index, at: 0, rows });
+      });
+      return out;
+    });
+  }
+
   private async round(types: string[], onProgress: (done: number) => void, window?: WindowPlan): Promise<Profile> {
     const d = this.description;
     if (!d) throw new Error('The recording was not counted yet.');
@@ -381,7 +415,12 @@ export class Session {
       const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
       const mine = had ? merger.source(had.eventType.length) : null;
       const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
-      const sources = expected.map((n) => merger.source(n));
+      const shared = merger.shared && this.stealChunks && this.groups.length > 1 && this.groups.every((g) => g.readsWholeFile);
+      const tasks = shared ? this.tasks(types, window) : null;
+      // Sharing out the chunks: each decoder's dictionaries, and a range per chunk in file order.
+      const sources = tasks ? this.groups.map(() => merger.dictionary()) : expected.map((n) => merger.source(n));
+      tasks?.forEach((ts) => ts.forEach((t) => (t.at = merger.range(t.rows).start)));
+      const steal = tasks && { queues: shareQueues(tasks), tasks, chunkRows: Math.max(0, ...tasks.flat().map((t) => t.rows)), threads: joinOverrides(this.threads) };
       const keep = keepsChunks(!this.columns, expected.reduce((a, b) => a + b, 0), this.fileSize);
       if (had && mine) merger.addOwn(mine, had);
       const errors: Description['errors'] = [];
@@ -405,6 +444,7 @@ export class Session {
             this.threads[i],
             merger.shared ? merger.into(sources[i]) : undefined,
             keep,
+            steal ? { ...steal, own: i } : undefined,
           ),
         ),
       );

@@ -98,8 +98,15 @@ describe('threads renamed across chunks are named as the JDK names them', () => 
     expect(counted.map((d) => d.chunks.length).every((n) => n > 0)).toBe(true);
   });
 
-  it('opened lazily, then after picking every deferred type: each type per thread as the JDK reads it', async () => {
-    const session = lazy(whole);
+  // Or its chunks shared out as the decoders go (steal.ts): the second starts late, so the first
+  // decodes chunks of the second's group with the overrides of the whole file.
+  const sharedOut = () =>
+    sessionInNode(whole, 2, { budget: 0, wholeFirstBytes: 0, shared: true, blob: (b) => new Blob([b]), start: (g) => new Promise((r) => setTimeout(r, g === 1 ? 100 : 0)) });
+  it.each([
+    ['each decoder its own chunks', () => lazy(whole)],
+    ['the chunks shared out', sharedOut],
+  ])('opened lazily, then after picking every deferred type: each type per thread as the JDK reads it (%s)', async (_, make) => {
+    const session = make();
     let p = await session.open(['jdk.ExecutionSample'], () => {});
     const first = new Set(session.loaded);
     expect(first.has('jdk.ExecutionSample')).toBe(true);
