@@ -56,16 +56,19 @@ describe('a type too large to hold whole is decoded a time window at a time', ()
     expect(mostRowsInAChunk(d, ['jdk.NoSuchType'])).toBe(0);
   });
 
-  // (Two decoders writing into shared columns too: a new window's round copies the rows kept.)
-  for (const [parts, shared] of [[1, false], [2, false], [2, true]] as const) {
-    it(`decodes the chunks overlapping the view, then replaces them on zoom (${parts} decoder${parts > 1 ? 's' : ''}${shared ? ', shared columns' : ''})`, async () => {
+  // (Two decoders writing into shared columns too: a new window's round copies the rows kept;
+  // and with a File's chunks shared out as they go, the second decoder late, so the first
+  // decodes the window's chunks of the second's group.)
+  for (const [parts, shared, steal] of [[1, false, false], [2, false, false], [2, true, false], [2, true, true]] as const) {
+    it(`decodes the chunks overlapping the view, then replaces them on zoom (${parts} decoder${parts > 1 ? 's' : ''}${shared ? ', shared columns' : ''}${steal ? ', chunks shared out' : ''})`, async () => {
       // Room for the largest chunk's rows and a small type's, not for the whole type.
       const small = 'jdk.ExecutionSample';
       const smallRows = jdk.reduce((a, m) => a + (m.get(small) ?? 0), 0);
       expect(smallRows).toBeGreaterThan(0);
       const limit = Math.max(inChunk(0), inChunk(1), inChunk(2)) + smallRows + 10;
       expect(total).toBeGreaterThan(limit);
-      const session = sessionInNode(bytes, parts, { budget: 0, pieceRows: 1000, limit, shared });
+      const late = { blob: (b: Uint8Array<ArrayBuffer>) => new Blob([b]), start: (g: number) => new Promise<void>((r) => setTimeout(r, g === 1 ? 100 : 0)) };
+      const session = sessionInNode(bytes, parts, { budget: 0, pieceRows: 1000, limit, shared, ...(steal ? late : {}) });
       const first = await session.open([], () => {});
       expect(first.events.length).toBe(0);
       expect(first.eventTypes.find((t) => t.name === TYPE)!.deferred).toBe(true);
