@@ -6,8 +6,10 @@
  *
  * A source sends its columns in pieces as it decodes: each piece carries the dictionary rows new
  * since its last piece, and event rows that index the source's dictionaries as a whole. Each
- * source owns a range of the output as long as its counted rows, so rows keep file order within a
- * round however the pieces interleave, and no part of a round is ever held twice. A lazy load's
+ * source owns a range of the output as long as its counted rows (or, in a round whose decoders
+ * share out the chunks, steal.ts, each chunk owns one, and a source's pieces say where their rows
+ * are), so rows keep file order within a round however the pieces interleave, and no part of a
+ * round is ever held twice. A lazy load's
  * later round merges the columns it already has (one source) with the new round's sources, so
  * rows are grouped by round.
  */

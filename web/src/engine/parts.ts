@@ -191,7 +191,6 @@ export function noThreadOverrides(): ThreadOverrides {
   return { chunk: new Uint32Array(0), id: new Float64Array(0), name: [], os: new Float64Array(0), java: new Float64Array(0), virt: new Uint8Array(0) };
 }
 
-/** The overrides of the chunks `has` keeps. */
 /** Overrides of several groups' chunks, as one. */
 export function joinOverrides(list: ThreadOverrides[]): ThreadOverrides {
   const cat = <A extends Uint32Array | Float64Array | Uint8Array>(parts: A[], make: (n: number) => A): A => {
@@ -213,6 +212,7 @@ export function joinOverrides(list: ThreadOverrides[]): ThreadOverrides {
   };
 }
 
+/** The overrides of the chunks `has` keeps. */
 export function overridesIn(o: ThreadOverrides, has: (chunk: number) => boolean): ThreadOverrides {
   const k: number[] = [];
   for (let i = 0; i < o.chunk.length; i++) if (has(o.chunk[i])) k.push(i);
@@ -1065,10 +1065,11 @@ async function stealRows(
     if (!c) return null;
     const t = plan.tasks[c.group][c.k];
     const mine = c.group === plan.own;
+    const read = !mine || !g.holds(t.offset);
     const bytes = mine ? g.read(t.offset, t.size, !keep) : file.read(t.offset, t.size);
     // A read failing ahead of its turn is reported when its turn comes, not as unhandled.
     bytes.catch(() => {});
-    return { t, bytes, read: !mine || !g.holds(t.offset) };
+    return { t, bytes, read };
   };
   let done = 0;
   let ahead = next();

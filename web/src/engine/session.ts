@@ -415,12 +415,12 @@ export class Session {
       const had = this.columns && window ? withoutType(this.columns, names.indexOf(window.type)) : this.columns;
       const mine = had ? merger.source(had.eventType.length) : null;
       const expected = window ? window.rows : this.groups.map((_, i) => expectedRows(this.counted[i], types));
-      const shared = merger.shared && this.stealChunks && this.groups.length > 1 && this.groups.every((g) => g.readsWholeFile);
-      const tasks = shared ? this.tasks(types, window) : null;
+      const shareOut = merger.shared && this.stealChunks && this.groups.length > 1 && this.groups.every((g) => g.readsWholeFile);
+      const tasks = shareOut ? this.tasks(types, window) : null;
       // Sharing out the chunks: each decoder's dictionaries, and a range per chunk in file order.
       const sources = tasks ? this.groups.map(() => merger.dictionary()) : expected.map((n) => merger.source(n));
       tasks?.forEach((ts) => ts.forEach((t) => (t.at = merger.range(t.rows).start)));
-      const steal = tasks && { queues: shareQueues(tasks), tasks, chunkRows: Math.max(0, ...tasks.flat().map((t) => t.rows)), threads: joinOverrides(this.threads) };
+      const steal = tasks && { queues: shareQueues(tasks), tasks, chunkRows: tasks.flat().reduce((a, t) => Math.max(a, t.rows), 0), threads: joinOverrides(this.threads) };
       const keep = keepsChunks(!this.columns, expected.reduce((a, b) => a + b, 0), this.fileSize);
       if (had && mine) merger.addOwn(mine, had);
       const errors: Description['errors'] = [];
