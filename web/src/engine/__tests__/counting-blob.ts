@@ -14,3 +14,16 @@ export class Counting extends Blob {
     return s;
   }
 }
+
+/** A `blob` option for sessionInNode that makes each Blob a Counting one, and the Blobs it made. */
+export function countingBlobs(): { blobs: Counting[]; blob: (b: Uint8Array<ArrayBuffer>) => Counting } {
+  const blobs: Counting[] = [];
+  return {
+    blobs,
+    blob: (b) => {
+      const f = new Counting([b]);
+      blobs.push(f);
+      return f;
+    },
+  };
+}

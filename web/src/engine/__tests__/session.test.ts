@@ -12,7 +12,7 @@ import { firstView } from '../../profile-logic/kinds';
 import type { Description } from '../parts';
 import { firstRound, HELD_BYTES, keepsChunks } from '../session';
 import { sessionInNode } from '../node';
-import { Counting } from './counting-blob';
+import { countingBlobs } from './counting-blob';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'target/release/jfrscope');
@@ -110,12 +110,7 @@ describe.skipIf(!existsSync(cli))('the chunks of a File between rounds', () => {
   const open = async (name: string, shown: string[]) => {
     const file = join(root, 'fixtures', name);
     const bytes = new Uint8Array(readFileSync(file));
-    const files: Counting[] = [];
-    const blob = (b: Uint8Array<ArrayBuffer>) => {
-      const f = new Counting([b]);
-      files.push(f);
-      return f;
-    };
+    const { blobs: files, blob } = countingBlobs();
     const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob });
     const opened = await session.open(shown, () => {});
     const read = () => files.reduce((a, f) => a + f.read, 0);

@@ -12,7 +12,7 @@ import type { Profile } from '../../columns/profile';
 import { collapsedStacks } from '../../profile-logic/collapsed';
 import { sessionInNode } from '../node';
 import { claim, shareQueues, type ChunkTask } from '../steal';
-import { Counting } from './counting-blob';
+import { countingBlobs } from './counting-blob';
 
 const root = resolve(__dirname, '../../../..');
 const cli = join(root, 'target/release/jfrscope');
@@ -67,12 +67,7 @@ describe.skipIf(!existsSync(cli))('a rows round that shares out its chunks', () 
     ]),
   )('%s, %s: every event and stack where and as the CLI reads it', async (file, _, delays) => {
     const bytes = new Uint8Array(readFileSync(file));
-    const blobs: Counting[] = [];
-    const blob = (b: Uint8Array<ArrayBuffer>) => {
-      const f = new Counting([b]);
-      blobs.push(f);
-      return f;
-    };
+    const { blobs, blob } = countingBlobs();
     const session = sessionInNode(bytes, delays.length, { pieceRows: 64, wholeFirstBytes: 0, shared: true, blob, start: (g) => sleep(delays[g]) });
     const d = await session.open([], () => {});
     expect(d.events.length).toBe(0);
@@ -98,12 +93,7 @@ describe.skipIf(!existsSync(cli))('a rows round that shares out its chunks', () 
   it('is not used without shared columns: each decoder reads its own group, rows as before', async () => {
     const file = files[0];
     const bytes = new Uint8Array(readFileSync(file));
-    const blobs: Counting[] = [];
-    const blob = (b: Uint8Array<ArrayBuffer>) => {
-      const f = new Counting([b]);
-      blobs.push(f);
-      return f;
-    };
+    const { blobs, blob } = countingBlobs();
     const session = sessionInNode(bytes, 2, { wholeFirstBytes: 0, blob, start: (g) => sleep(g === 1 ? 100 : 0) });
     await session.open([], () => {});
     const p = await session.load(['jdk.ExecutionSample'], () => {});
