@@ -356,16 +356,11 @@ function rowSetting(key: 'rowBudget' | 'rowLimit'): number | undefined {
  * `localStorage['jfrscope:sharedColumns'] = 'off'` turns it off, to compare).
  */
 function sharedColumns(): boolean {
-  if (typeof SharedArrayBuffer !== 'function' || !globalThis.crossOriginIsolated) return false;
-  try {
-    return localStorage.getItem('jfrscope:sharedColumns') !== 'off';
-  } catch {
-    return true;
-  }
+  return typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated && setting('sharedColumns');
 }
 
 /** A switch of `localStorage['jfrscope:' + key]`: on unless 'off' (to compare). */
-function setting(key: 'stealChunks'): boolean {
+function setting(key: 'sharedColumns' | 'stealChunks'): boolean {
   try {
     return localStorage.getItem(`jfrscope:${key}`) !== 'off';
   } catch {

@@ -998,33 +998,38 @@ export async function rowsGroup(
 ): Promise<void> {
   const p = make();
   try {
-    if (steal) {
-      if (!events?.into) throw new Error('A round that shares out its chunks writes into the page\'s columns.');
-      await stealRows(p, g, steal.plan, steal.file, types, onProgress, onPiece, { pieceRows, pieceStacks, events: { ...events, into: events.into }, keep });
-      return;
-    }
-    if (threads) setThreadChain(p, threads);
+    // (A round that shares out its chunks: any chunk's overrides, and room for any chunk's rows.)
+    const chain = steal ? steal.plan.threads : threads;
+    if (chain) setThreadChain(p, chain);
     // Room for the rows of the chunk with most of them on top of a piece not yet cut (a piece
     // ends where a chunk ends, once it holds pieceRows), so the columns never grow by doubling:
     // wasm memory keeps its peak.
-    p.reserveRows(Math.min(expected, Math.max(2 * pieceRows, chunkRows + pieceRows)));
+    const rows = steal ? steal.plan.tasks.flat().reduce((a, t) => a + t.rows, 0) : expected;
+    p.reserveRows(Math.min(rows, Math.max(2 * pieceRows, (steal ? steal.plan.chunkRows : chunkRows) + pieceRows)));
     const names = types.join('\n');
     events?.buffers.restart();
-    // Without chunk headers the count pass has reported why; there are no rows to read.
-    if (types.length && g.spans.length) {
+    const send = async (last: boolean) => {
+      // The buffers of a piece the page has merged, for this one.
+      await events?.buffers.room();
+      onPiece(readPart(p, events), last);
+      if (!last) p.nextPiece();
+    };
+    const decode = async (b: Uint8Array, offset: number, index: number) => {
+      p.rowsChunks(b, offset, index, names);
+      if (p.pendingRows() >= pieceRows || p.pendingStacks() >= pieceStacks) await send(false);
+    };
+    if (steal) {
+      const into = events?.into;
+      if (!into) throw new Error("A round that shares out its chunks writes into the page's columns.");
+      if (types.length) await stealChunks(g, steal.plan, steal.file, into, onProgress, decode, () => (p.pendingRows() > 0 ? send(false) : undefined), keep);
+      // (A decoder that found every chunk taken sends its dictionaries alone, no rows.)
+      if (into.at < 0) into.at = into.end = 0;
+    } else if (types.length && g.spans.length) {
+      // Without chunk headers the count pass has reported why; there are no rows to read.
       // Not kept: each chunk held from the count pass is let go once decoded, as the columns grow.
-      await eachChunk(g, onProgress, async (b, o, i) => {
-        p.rowsChunks(b, o, i, names);
-        if (p.pendingRows() >= pieceRows || p.pendingStacks() >= pieceStacks) {
-          // The buffers of a piece the page has merged, for this one.
-          await events?.buffers.room();
-          onPiece(readPart(p, events), false);
-          p.nextPiece();
-        }
-      }, chunks, !keep);
+      await eachChunk(g, onProgress, decode, chunks, !keep);
     }
-    await events?.buffers.room();
-    onPiece(readPart(p, events), true);
+    await send(true);
     // Not kept: the file's bytes stay on disk from now on; later passes and events opened read them again.
     if (!keep) g.release();
   } finally {
@@ -1033,35 +1038,24 @@ export async function rowsGroup(
 }
 
 /**
- * rowsGroup for a round that shares out its chunks: the chunks `claim` hands this decoder, each
- * one's rows written to its range. A piece holds the rows of chunks whose ranges follow one
- * another (the front of its own queue, taken in order); a chunk of another range first sends the
- * rows before it. A chunk read from the file (not held) has the next one claimed and read while
- * it is decoded.
+ * The chunks `claim` hands this decoder in a round that shares out its chunks (steal.ts), each
+ * decoded with its rows going to its range: a piece holds the rows of chunks whose ranges follow
+ * one another (the front of its own queue, taken in order), so a chunk of another range first
+ * has the rows before it sent (`cut`). A chunk read from the file (not held) has the next one
+ * claimed and read while it is decoded.
  */
-async function stealRows(
-  p: WasmParser,
+async function stealChunks(
   g: GroupSource,
   plan: StealPlan,
   file: GroupSource,
-  types: string[],
+  into: SharedInto,
   onProgress: (done: number) => void,
-  onPiece: (piece: PartColumns, last: boolean) => void,
-  { pieceRows, pieceStacks, events, keep }: { pieceRows: number; pieceStacks: number; events: { buffers: EventBuffers; memory: WebAssembly.Memory; into: SharedInto }; keep: boolean },
+  decode: (b: Uint8Array, offset: number, index: number) => Promise<void>,
+  cut: () => Promise<void> | undefined,
+  keep: boolean,
 ): Promise<void> {
-  if (plan.threads) setThreadChain(p, plan.threads);
-  const total = plan.tasks.reduce((a, t) => a + t.reduce((b, x) => b + x.rows, 0), 0);
-  p.reserveRows(Math.min(total, Math.max(2 * pieceRows, plan.chunkRows + pieceRows)));
-  const names = types.join('\n');
-  events.buffers.restart();
-  const into = events.into;
-  const send = async (last: boolean) => {
-    await events.buffers.room();
-    onPiece(readPart(p, events), last);
-    p.nextPiece();
-  };
   const next = () => {
-    const c = types.length ? claim(plan.queues, plan.own, plan.tasks.length) : null;
+    const c = claim(plan.queues, plan.own, plan.tasks.length);
     if (!c) return null;
     const t = plan.tasks[c.group][c.k];
     const mine = c.group === plan.own;
@@ -1079,19 +1073,13 @@ async function stealRows(
     const bytes = await cur.bytes;
     const { t } = cur;
     if (t.at !== into.end) {
-      // Not the next range after the piece's: the rows so far go first.
-      if (p.pendingRows() > 0) await send(false);
+      await cut();
       into.at = t.at;
     }
     into.end = t.at + t.rows;
-    p.rowsChunks(bytes, t.offset, t.index, names);
+    await decode(bytes, t.offset, t.index);
     done += t.size;
     onProgress(done);
-    if (p.pendingRows() >= pieceRows || p.pendingStacks() >= pieceStacks) await send(false);
     ahead ??= next();
   }
-  // (A decoder that found every chunk taken sends its dictionaries alone, no rows.)
-  if (into.at < 0) into.at = into.end = 0;
-  await send(true);
-  if (!keep) g.release();
 }

@@ -386,16 +386,14 @@ export class Session {
    */
   private tasks(types: string[], window?: WindowPlan): ChunkTask[][] {
     return this.counted.map((d, g) => {
-      const want = new Set(types.map((t) => d.types.findIndex((x) => x.name === t)).filter((k) => k >= 0));
+      const want = types.map((t) => d.types.findIndex((x) => x.name === t)).filter((k) => k >= 0);
       const only = window && new Set(window.chunks[g]);
       const spans = new Map(this.groups[g].spans.map((s) => [s.offset, s]));
       const out: ChunkTask[] = [];
       d.chunks.forEach((c, k) => {
         const span = spans.get(c.offset);
         if (!span || (only && !only.has(c.offset))) return;
-        const pairs = d.chunkCounts?.[k] ?? [];
-        let rows = 0;
-        for (let i = 0; i + 1 < pairs.length; i += 2) if (want.has(pairs[i])) rows += pairs[i + 1];
+        const rows = want.reduce((a, t) => a + rowsInChunk(d, t, k), 0);
         if (rows > 0) out.push({ offset: span.offset, size: span.size, index: span.index, at: 0, rows });
       });
       return out;
