@@ -203,7 +203,7 @@ public class Golden {
         }
         StringBuilder fs = new StringBuilder();
         fields.forEach((k, v) -> {
-            String value = v instanceof TreeSet<?> set ? String.join("|", ((TreeSet<String>) set).stream().map(Golden::escape).toList()) : String.valueOf(v);
+            String value = v instanceof TreeSet<?> ? String.join("|", ((TreeSet<String>) v).stream().map(Golden::escape).collect(java.util.stream.Collectors.toList())) : String.valueOf(v);
             fs.append(k).append('\t').append(value).append('\n');
         });
         Files.writeString(out.resolve(name + ".fields.tsv"), fs);
@@ -283,21 +283,22 @@ public class Golden {
             m.computeIfAbsent("virtual\t" + threadName(t), k -> new long[1])[0]++;
         }
         long ns = e.getDuration().toNanos();
-        switch (type) {
-            case "jdk.VirtualThreadPinned" -> add(m, "pinned\t" + threadName(t) + "\t" + threadName(e.getThread("carrierThread")) + "\t" + e.getString("pinnedReason"), ns);
-            case "profiler.Span" -> add(m, "span\t" + e.getString("tag"), ns);
-            case "jdk.MethodTrace" -> {
-                RecordedMethod method = e.getValue("method");
-                add(m, "method\t" + method.getType().getName() + "." + method.getName(), ns);
-            }
-            case "profiler.NativeLock" -> add(m, "nativelock", ns);
-            case "profiler.Malloc" -> {
-                malloc[0]++;
-                malloc[1] += e.getLong("size");
-                memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), e.getLong("size")});
-            }
-            case "profiler.Free" -> memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), -1});
-            default -> {}
+        // Written for --release 11 (no switch rules or patterns): golden.sh runs it on JDK 11 too.
+        if (type.equals("jdk.VirtualThreadPinned")) {
+            add(m, "pinned\t" + threadName(t) + "\t" + threadName(e.getThread("carrierThread")) + "\t" + e.getString("pinnedReason"), ns);
+        } else if (type.equals("profiler.Span")) {
+            add(m, "span\t" + e.getString("tag"), ns);
+        } else if (type.equals("jdk.MethodTrace")) {
+            RecordedMethod method = e.getValue("method");
+            add(m, "method\t" + method.getType().getName() + "." + method.getName(), ns);
+        } else if (type.equals("profiler.NativeLock")) {
+            add(m, "nativelock", ns);
+        } else if (type.equals("profiler.Malloc")) {
+            malloc[0]++;
+            malloc[1] += e.getLong("size");
+            memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), e.getLong("size")});
+        } else if (type.equals("profiler.Free")) {
+            memory.add(new long[] {nanos(e), memory.size(), e.getLong("address"), -1});
         }
     }
 
@@ -307,27 +308,22 @@ public class Golden {
         for (jdk.jfr.ValueDescriptor vd : e.getFields()) {
             String f = vd.getName();
             if (vd.getAnnotation(jdk.jfr.Timestamp.class) != null || vd.getAnnotation(jdk.jfr.Timespan.class) != null || vd.isArray()) continue;
-            switch (vd.getTypeName()) {
-                case "long", "int", "short", "byte" -> {
-                    Object v = e.getValue(f);
-                    if (v instanceof Number n) fields.merge(type + "\t" + f + "\tsum", n.longValue(), (a, b) -> (Long) a + (Long) b);
+            String typeName = vd.getTypeName();
+            if (List.of("long", "int", "short", "byte").contains(typeName)) {
+                Object v = e.getValue(f);
+                if (v instanceof Number) fields.merge(type + "\t" + f + "\tsum", ((Number) v).longValue(), (a, b) -> (Long) a + (Long) b);
+            } else if (typeName.equals("float") || typeName.equals("double")) {
+                Object v = e.getValue(f);
+                if (v instanceof Number) fields.merge(type + "\t" + f + "\tfsum", ((Number) v).doubleValue(), (a, b) -> (Double) a + (Double) b);
+            } else if (typeName.equals("boolean")) {
+                Object v = e.getValue(f);
+                if (v instanceof Boolean) fields.merge(type + "\t" + f + "\ttrue", (Boolean) v ? 1L : 0L, (a, c) -> (Long) a + (Long) c);
+            } else if (typeName.equals("java.lang.Thread")) {
+                RecordedThread t = e.getThread(f);
+                if (t != null) {
+                    String n = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+                    ((TreeSet<String>) fields.computeIfAbsent(type + "\t" + f + "\tthreads", k -> new TreeSet<String>())).add(n == null ? "" : n);
                 }
-                case "float", "double" -> {
-                    Object v = e.getValue(f);
-                    if (v instanceof Number n) fields.merge(type + "\t" + f + "\tfsum", n.doubleValue(), (a, b) -> (Double) a + (Double) b);
-                }
-                case "boolean" -> {
-                    Object v = e.getValue(f);
-                    if (v instanceof Boolean b) fields.merge(type + "\t" + f + "\ttrue", b ? 1L : 0L, (a, c) -> (Long) a + (Long) c);
-                }
-                case "java.lang.Thread" -> {
-                    RecordedThread t = e.getThread(f);
-                    if (t != null) {
-                        String n = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
-                        ((TreeSet<String>) fields.computeIfAbsent(type + "\t" + f + "\tthreads", k -> new TreeSet<String>())).add(n == null ? "" : n);
-                    }
-                }
-                default -> {}
             }
         }
     }
