@@ -26,7 +26,7 @@ fn expected(name: &str) -> BTreeMap<i64, (u64, u64, f64)> {
 fn count_pass_bins_equal_the_jdks_per_second_counts() {
     let mut checked = 0;
     let mut nonzero_waits = 0;
-    for name in ["jdk17-profile.jfr", "jdk17-multichunk.jfr", "ap-alloc-lock.jfr", "ap-wall.jfr", "ap-jfrsync.jfr", "jdk25-cputime.jfr", "jdk25-virtual.jfr", "example.jfr"] {
+    for name in ["jdk17-profile.jfr", "jdk21-profile.jfr", "jdk11-profile.jfr", "jdk17-multichunk.jfr", "ap-alloc-lock.jfr", "ap-wall.jfr", "ap-jfrsync.jfr", "jdk25-cputime.jfr", "jdk25-virtual.jfr", "example.jfr"] {
         let want = expected(name);
         assert!(!want.is_empty(), "{name}: no golden shape (run tools/golden/golden.sh)");
         let data = read(&root().join("fixtures").join(name));
