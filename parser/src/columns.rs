@@ -416,7 +416,7 @@ impl EventKind {
             "jdk.JavaMonitorEnter" | "jdk.JavaMonitorWait" | "profiler.NativeLock" => EventKind::Lock,
             "jdk.ThreadPark" => EventKind::Park,
             "jdk.ThreadSleep" => EventKind::Sleep,
-            "jdk.FileRead" | "jdk.FileWrite" | "jdk.SocketRead" | "jdk.SocketWrite" => EventKind::Io,
+            "jdk.FileRead" | "jdk.FileWrite" | "jdk.FileForce" | "jdk.SocketRead" | "jdk.SocketWrite" => EventKind::Io,
             "jdk.ObjectAllocationSample" | "jdk.ObjectAllocationInNewTLAB" | "jdk.ObjectAllocationOutsideTLAB" => {
                 EventKind::Alloc
             }

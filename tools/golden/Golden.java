@@ -61,7 +61,7 @@ public class Golden {
     static final List<String> SHAPE_ALLOCS = List.of("jdk.ObjectAllocationSample", "jdk.ObjectAllocationInNewTLAB",
         "jdk.ObjectAllocationOutsideTLAB");
     static final List<String> SHAPE_WAITS = List.of("jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "profiler.NativeLock",
-        "jdk.ThreadPark", "jdk.ThreadSleep", "jdk.FileRead", "jdk.FileWrite", "jdk.SocketRead", "jdk.SocketWrite");
+        "jdk.ThreadPark", "jdk.ThreadSleep", "jdk.FileRead", "jdk.FileWrite", "jdk.FileForce", "jdk.SocketRead", "jdk.SocketWrite");
 
     static long nanos(java.time.Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();

@@ -149,6 +149,7 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       },
     });
   }
+  const wallClock = info.settings.some((x) => x.type === 'jdk.ActiveRecording' && x.name === 'event' && x.value === 'wall');
   return {
     strings: c.strings,
     threads: { name: threadName, osId: c.threadOsId, javaId: c.threadJavaId, virtual: c.threadVirtual, length: threadName.length },
@@ -160,8 +161,10 @@ export function toProfile(c: PartColumns, originMs: number, fileSize: number, lo
       return {
         name: t.name,
         label: t.label,
-        // Object.wait is idling until notified, not contention: its own kind (the parser files it with monitor enters).
-        kind: t.name === 'jdk.JavaMonitorWait' ? 'wait' : t.kind,
+        // Object.wait is idling until notified, not contention: its own kind (the parser files it
+        // with monitor enters). async-profiler sampling wall-clock time alone (its own setting
+        // event=wall, under jdk.ActiveRecording) writes its samples as jdk.ExecutionSample.
+        kind: t.name === 'jdk.JavaMonitorWait' ? 'wait' : t.name === 'jdk.ExecutionSample' && wallClock ? 'wall' : t.kind,
         count: t.count,
         hasStack: t.hasStack,
         deferred,

@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeInNode } from '../../engine/node';
 import { activitySpikes, matchTracks } from '../activity';
@@ -15,9 +16,10 @@ import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
 import { findings } from '../findings';
 import { gcEvents } from '../intervals';
-import { KINDS } from '../kinds';
+import { KINDS, nounOf, weightModeOf } from '../kinds';
 import { lockBursts } from '../locks';
 import { countInRange } from '../ranges';
+import { subjectText } from '../subjects';
 import { covered, isWaitKind, threadsWaiting, waitKinds, waitTracks, WAIT_KINDS } from '../waits';
 
 const root = resolve(__dirname, '../../../..');
@@ -87,4 +89,62 @@ describe('the analyses on every recording', () => {
       }
     });
   }
+});
+
+/**
+ * A JDK 11 recording's forced writes (jdk.FileForce, an fsync with its duration) are I/O waits,
+ * weighed by time as file reads are. Truth: `jfr print --json --events jdk.FileForce` of
+ * corpus/jfrs/recording.jfr (JDK 17's reader): 60 events lasting 9,963.83 ms in all, 30 on each
+ * of /data_ext4/out/out0 and out1, 30 on each of the threads writer-0 and writer-1.
+ */
+describe('forced writes of a JDK 11 recording', () => {
+  const file = join(corpus, 'jfrs/recording.jfr');
+  it.skipIf(!existsSync(file))('are I/O waits weighed by their durations, on their files and threads', () => {
+    const p = decodeInNode(new Uint8Array(readFileSync(file)));
+    const ty = p.eventTypes.findIndex((t) => t.name === 'jdk.FileForce');
+    expect(ty).toBeGreaterThanOrEqual(0);
+    expect(p.eventTypes[ty].kind).toBe('io');
+    expect(weightModeOf(p, ty)).toBe('duration');
+    const idx = indexEvents(p);
+    const events = eventsOfType(idx, ty);
+    expect(events.length).toBe(60);
+    const kinds = waitKinds(p);
+    let total = 0;
+    const byPath = new Map<string, number>();
+    const byThread = new Map<string, number>();
+    for (const i of events) {
+      expect(kinds[i]).toBeGreaterThan(0);
+      total += p.events.duration[i];
+      const path = subjectText(p, i) ?? '';
+      byPath.set(path, (byPath.get(path) ?? 0) + 1);
+      const name = p.strings[p.threads.name[p.events.thread[i]]];
+      byThread.set(name, (byThread.get(name) ?? 0) + 1);
+    }
+    expect(total).toBeCloseTo(9963.83, 1);
+    expect(Object.fromEntries(byPath)).toEqual({ '/data_ext4/out/out0': 30, '/data_ext4/out/out1': 30 });
+    expect(Object.fromEntries(byThread)).toEqual({ 'writer-0': 30, 'writer-1': 30 });
+  });
+});
+
+/**
+ * async-profiler sampling wall-clock time alone writes jdk.ExecutionSample events, and says so in
+ * its own settings (event=wall, grafana-jfr-parser's FastSlow recording); sampling CPU time (the
+ * cortex recordings: event=cpu) they stay CPU samples.
+ */
+describe('async-profiler wall-clock samples written as jdk.ExecutionSample', () => {
+  const wall = join(corpus, 'grafana-jfr-parser/FastSlow_2024_01_16_180855.jfr.gz');
+  const cpu = join(corpus, 'grafana-jfr-parser/cortex-dev-01__kafka-0__cpu__0.jfr.gz');
+  const open = (f: string) => decodeInNode(new Uint8Array(gunzipSync(readFileSync(f))));
+  it.skipIf(!existsSync(wall) || !existsSync(cpu))('are wall-clock samples where the profiler sampled wall-clock time', () => {
+    const w = open(wall);
+    expect(w.info.settings).toContainEqual({ type: 'jdk.ActiveRecording', name: 'event', value: 'wall' });
+    const tw = w.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
+    expect(w.eventTypes[tw].kind).toBe('wall');
+    expect(nounOf(w, tw)).toBe('wall-clock samples');
+    const c = open(cpu);
+    expect(c.info.settings.find((s) => s.name === 'event')?.value).toBe('cpu');
+    const tc = c.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
+    expect(c.eventTypes[tc].kind).toBe('cpu');
+    expect(nounOf(c, tc)).toBe('CPU samples');
+  });
 });
