@@ -16,7 +16,7 @@ import { eventsOfType, sortByStart, type ThreadIndex } from './event-index';
 import { threadLabel, visibleName } from './names';
 import { passes, type EventTest } from './filters';
 import { formatBytes, formatCount, formatMs, formatTime } from './format';
-import { KINDS } from './kinds';
+import { KINDS, weightModeOf } from './kinds';
 import { subjectText } from './subjects';
 
 /**
@@ -156,8 +156,9 @@ export function pageRows(profile: Profile, index: ThreadIndex, type: IndexIntoEv
   if (anyThread) columns.push({ key: 'thread', label: 'Thread', unit: 'text', num: null, text: (r) => (thread[r] >= 0 ? threadLabel(profile, thread[r]) : '') });
   if (anyState) columns.push({ key: 'state', label: 'State', unit: 'text', num: null, text: (r) => str(e.state[events[r]]) });
   if (anySubject) columns.push({ key: 'subject', label: kind.subject.column, unit: 'text', num: null, text: (r) => subjectText(profile, events[r]) ?? '' });
-  if (anyWeight && kind.weight !== 'duration' && kind.weight !== 'events') {
-    columns.push({ key: 'weight', label: kind.weight === 'bytes' ? 'Bytes' : 'Samples', unit: kind.weight === 'bytes' ? 'bytes' : 'count', num: (r) => e.weight[events[r]], text: (r) => String(e.weight[events[r]]) });
+  const mode = weightModeOf(profile, type);
+  if (anyWeight && mode !== 'duration' && mode !== 'events') {
+    columns.push({ key: 'weight', label: mode === 'bytes' ? 'Bytes' : 'Samples', unit: mode === 'bytes' ? 'bytes' : 'count', num: (r) => e.weight[events[r]], text: (r) => String(e.weight[events[r]]) });
   }
   if (anyValue) {
     const [label, unit] = VALUE_LABEL[t?.kind ?? 'other'] ?? ['Value', 'number'];

@@ -163,15 +163,27 @@ export function kindOf(profile: Profile, type: IndexIntoEventTypes): KindInfo {
   return KINDS[profile.eventTypes[type]?.kind ?? 'other'];
 }
 
+/**
+ * Types that weigh and read otherwise than the rest of their kind: async-profiler's frees carry
+ * an address and no size (and no stack), so they count as events, not as bytes allocated.
+ */
+const TYPE_OVERRIDES: Record<string, { noun: string; weight: WeightMode }> = {
+  'profiler.Free': { noun: 'native frees', weight: 'events' },
+};
+
 /** How the status line names a type's events: the kind's noun, or "<label> events". */
 export function nounOf(profile: Profile, type: IndexIntoEventTypes): string {
   const t = profile.eventTypes[type];
   if (!t) return '';
+  const own = TYPE_OVERRIDES[t.name];
+  if (own) return own.noun;
   return t.kind === 'other' || t.kind === 'gc' || t.kind === 'thread' ? `${t.label} events` : KINDS[t.kind].noun;
 }
 
 export function weightModeOf(profile: Profile, type: IndexIntoEventTypes): WeightMode {
-  return profile.eventTypes[type] ? kindOf(profile, type).weight : 'events';
+  const t = profile.eventTypes[type];
+  if (!t) return 'events';
+  return TYPE_OVERRIDES[t.name]?.weight ?? kindOf(profile, type).weight;
 }
 
 /** One event's weight: samples (the batch size of wall-clock samples), bytes, ms, or 1. */

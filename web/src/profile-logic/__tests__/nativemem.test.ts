@@ -13,8 +13,11 @@ import { decodeInNode } from '../../engine/node';
 import { stackNames } from '../collapsed';
 import { eventsOfType, indexEvents, typeLists } from '../event-index';
 import { compileRegex, filterLists, flagsOf } from '../filters';
+import { totalWeight } from '../calltree';
+import { KINDS, nounOf, weightModeOf } from '../kinds';
 import { lockBursts, lockRows } from '../locks';
 import { nativeMemory, unfreedByStack, unfreedIn } from '../nativemem';
+import { weightsInRange } from '../ranges';
 import { waitKinds } from '../waits';
 
 const root = resolve(__dirname, '../../../..');
@@ -169,5 +172,27 @@ describe('native memory: allocations never freed', () => {
     expect(nm.bytes[nm.bytes.length - 1]).toBe(nm.unfreedBytes);
     expect(Math.min(...nm.bytes)).toBeGreaterThanOrEqual(0);
     for (let k = 1; k < nm.t.length; k++) expect(nm.t[k]).toBeGreaterThanOrEqual(nm.t[k - 1]);
+  });
+});
+
+describe('native frees (profiler.Free: an address, no size, no stack)', () => {
+  it('weigh as events, so their view shows them as the JDK collapses them: every free under no stack', () => {
+    const ty = profile.eventTypes.findIndex((t) => t.name === 'profiler.Free');
+    expect(ty).toBeGreaterThanOrEqual(0);
+    // Their kind weighs bytes (the mallocs'); a free has none, which left the flame graph empty.
+    expect(KINDS[profile.eventTypes[ty].kind].weight).toBe('bytes');
+    expect(weightModeOf(profile, ty)).toBe('events');
+    expect(nounOf(profile, ty)).toBe('native frees');
+    // The JDK's collapsed frees: "<stack> <count>" per line.
+    const golden = gunzipSync(readFileSync(resolve(root, 'fixtures/expected/ap-nativemem.jfr.profiler.Free.collapsed.gz')))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    expect(golden).toBeGreaterThan(0);
+    const index = indexEvents(profile);
+    const lists = typeLists(profile, index, ty);
+    const pass = filterLists(profile, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(profile.events.length, eventsOfType(index, ty)), null);
+    expect(totalWeight(profile, weightsInRange(profile, pass.cums, null, weightModeOf(profile, ty)))).toBe(golden);
   });
 });
