@@ -80,7 +80,7 @@ export class SqlSession {
         return toResult(table, performance.now() - t0);
       } catch (e) {
         if (e instanceof SqlError || (e instanceof Error && e.name === 'QueryCancelled')) throw e;
-        throw new SqlError(sqlErrorMessage(e));
+        throw new SqlError(withTypeHint(sqlErrorMessage(e), profile));
       }
     });
   }
@@ -88,4 +88,16 @@ export class SqlSession {
   cancel(): void {
     void this.db.backend.cancel();
   }
+}
+
+/**
+ * DuckDB's "Table with name X does not exist" where X is an event type of the recording: the page
+ * holds no rows of it (its events carry no stack, or it is deferred and not picked yet), and its
+ * events are in the table of every field, which a query naming it loads.
+ */
+export function withTypeHint(message: string, profile: Profile): string {
+  const name = /Table with name (\S+) does not exist/.exec(message)?.[1];
+  const t = name === undefined ? undefined : profile.eventTypes.find((x) => x.name === name);
+  if (!t) return message;
+  return `${message}\nThe page holds no rows of ${t.name} as its own columns; every field of its ${t.count.toLocaleString('en-US')} ${t.count === 1 ? 'event' : 'events'} is the table fields."${t.name}" (loaded when a query names it).`;
 }

@@ -95,6 +95,9 @@ describe('SQL session', () => {
     await expect(session.run(profile, 'SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/);
     await expect(session.run(profile, "SELECT '[1]'::JSON")).rejects.toThrow(/json extension/);
     await expect(session.run(profile, "SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(SqlError);
+    // A type the page holds no rows of (no stacks): the message says where its events are.
+    expect(profile.eventTypes.find((t) => t.name === 'jdk.CPULoad')?.count).toBe(jdkCount('jdk.CPULoad'));
+    await expect(session.run(profile, 'SELECT * FROM "jdk.CPULoad"')).rejects.toThrow(/every field of its 9 events is the table fields\."jdk\.CPULoad"/);
     const r = await session.run(profile, 'SELECT 40 + 2 AS answer');
     expect(r.rows).toEqual([['42']]);
   });
