@@ -57,7 +57,7 @@ export function DayHeatmap({
   counting?: boolean;
 }) {
   const [metric, setMetric] = useState<DayMetric>(() => (shape.samples.some((v) => v > 0) ? 'samples' : shape.waiting.some((v) => v > 0) ? 'waiting' : 'allocs'));
-  const grid = useMemo(() => dayGrid(shape, metric), [shape, metric]);
+  const grid = useMemo(() => dayGrid(shape, metric, originMs), [shape, metric, originMs]);
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(800);

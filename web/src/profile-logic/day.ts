@@ -23,16 +23,22 @@ export interface DayGrid {
   max: number;
 }
 
-/** The bins of `shape` for `metric` laid out by minute and second. */
-export function dayGrid(shape: RecordingShape, metric: DayMetric): DayGrid {
+/**
+ * The bins of `shape` for `metric` laid out by minute and second, from the second the recording
+ * starts in (`fromMs`, epoch ms): a wait that began before the recording fills bins before it
+ * (the JDK writes the wait's own start), which no view of the recording's time can select.
+ */
+export function dayGrid(shape: RecordingShape, metric: DayMetric, fromMs = -Infinity): DayGrid {
   const sec0 = Math.round(shape.startMs / 1000);
   const n = shape.samples.length;
-  const minute0 = Math.floor(sec0 / 60);
+  // The first bin shown: the recording's first second, or the shape's first when later.
+  const skip = Math.min(Math.max(0, Math.floor(fromMs / 1000) - sec0), Math.max(0, n - 1));
+  const minute0 = Math.floor((sec0 + skip) / 60);
   const cols = Math.max(1, Math.floor((sec0 + n - 1) / 60) - minute0 + 1);
   const values = new Float64Array(cols * 60).fill(NaN);
   const src = shape[metric];
   let max = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = skip; i < n; i++) {
     const s = sec0 + i - minute0 * 60;
     const v = src[i];
     values[Math.floor(s / 60) * 60 + (s % 60)] = v;

@@ -30,6 +30,19 @@ describe('the day grid', () => {
     expect(dayGrid(shape(125), 'waiting').values[60]).toBeCloseTo(0.2);
   });
 
+  it('starts at the recording’s first second: bins of waits that began before it are left out', () => {
+    const s = shape(125);
+    // The recording starts at 10:01:03.4, five seconds and a bit into the shape.
+    const g = dayGrid(s, 'samples', s.startMs + 5_400);
+    expect(g.minute0).toBe(Date.UTC(2026, 10, 24, 10, 1) / 60_000);
+    expect(g.cols).toBe(3);
+    expect(Number.isNaN(g.values[2])).toBe(true); // 10:01:02, before it
+    expect(g.values[3]).toBe(5); // 10:01:03
+    expect(g.values[2 * 60 + 2]).toBe(124); // 10:03:02
+    // A start before the shape's first bin leaves the grid as it is.
+    expect(dayGrid(s, 'samples', s.startMs - 60_000)).toEqual(dayGrid(s, 'samples'));
+  });
+
   it('a drag selects from the earlier second’s start to the later one’s end; a click the minute', () => {
     const s = shape(125);
     const g = dayGrid(s, 'samples');
