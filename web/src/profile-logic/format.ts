@@ -88,9 +88,9 @@ export function formatWeight(v: number, mode: WeightMode): string {
     case 'duration':
       return formatMs(v);
     case 'samples':
-      return `${formatCount(v)} samples`;
+      return `${formatCount(v)} ${v === 1 ? 'sample' : 'samples'}`;
     default:
-      return `${formatCount(v)} events`;
+      return `${formatCount(v)} ${v === 1 ? 'event' : 'events'}`;
   }
 }
 
