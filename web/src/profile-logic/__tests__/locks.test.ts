@@ -115,7 +115,7 @@ describe('lock blame', () => {
 
 
 describe('lock blame on the JDK recordings', () => {
-  for (const name of ['jdk17-profile.jfr', 'jdk25-cputime.jfr']) {
+  for (const name of ['jdk17-profile.jfr', 'jdk25-cputime.jfr', 'jdk21-profile.jfr', 'jdk11-profile.jfr']) {
     it(`${name}: each Index burst is one scheduled hold, held by index-merger running mergeSegments`, () => {
       const p = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, `../../../../fixtures/${name}`))));
       const idx = indexEvents(p);

@@ -203,7 +203,7 @@ describe('the spike finder', () => {
 
 
 
-  for (const name of ['example.jfr', 'jdk17-profile.jfr', 'jdk25-cputime.jfr']) {
+  for (const name of ['example.jfr', 'jdk17-profile.jfr', 'jdk25-cputime.jfr', 'jdk21-profile.jfr', 'jdk11-profile.jfr']) {
     it(`finds each of ${name}'s monitor holds once, within 100 ms, and nothing else`, () => {
       const profile = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, `../../../../fixtures/${name}`))));
       const type = profile.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorEnter');
