@@ -195,6 +195,7 @@ function WorkspaceView({ loaded, state, dispatch, selectedEvent, setSelectedEven
     : type
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} ${d.tracks && deferred.range ? 'in the range' : 'selected'}` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${d.tracks && deferred.range ? 'inside it ' : ''}${formatWeight(d.totalWeight, d.weightMode)}` +
+      (d.timeBefore > 0 ? ` (${formatWeight(d.timeBefore, d.weightMode)} before the recording)` : '') +
       (d.waitingInRange !== null && deferred.range ? ` · ${d.waitingInRange.toFixed(1)} threads waiting on average` : '') +
       (deferred.range ? ` · range ${formatRange(deferred.range, deferred.clock ? profile.info.startMs : null)}${deferred.clock ? ' UTC' : ' s'}` : '')
     : 'This recording has no events with stacks.';

@@ -75,6 +75,24 @@ export function forEachInRange(profile: Profile, cums: readonly Cumulative[], ra
   });
 }
 
+/**
+ * Of the matching events' durations, the time before the recording began (ms since its start
+ * < 0): a wait already going on when recording started is written with its own start. Each list
+ * is in start order, so only its first events are read.
+ */
+export function timeBeforeStart(profile: Profile, cums: readonly Cumulative[]): number {
+  const { start, duration } = profile.events;
+  let sum = 0;
+  for (const { list, match: m } of cums) {
+    for (let k = 0; k < list.length && start[list[k]] < 0; k++) {
+      if (m[k + 1] === m[k]) continue;
+      const i = list[k];
+      sum += Math.min(start[i] + duration[i], 0) - start[i];
+    }
+  }
+  return sum;
+}
+
 /** How many events of the lists match and are in the range. */
 export function countInRange(profile: Profile, cums: readonly Cumulative[], range: Range | null): number {
   let n = 0;

@@ -22,7 +22,7 @@ import { buildLanes, threadCounts, type Lane, type ThreadCounts } from '../profi
 import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
-import { countInRange, keptWeights, selectInRanges, weightsInRange } from '../profile-logic/ranges';
+import { countInRange, keptWeights, selectInRanges, timeBeforeStart, weightsInRange } from '../profile-logic/ranges';
 import { allMatch, runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
 import { DEFAULT_INTERVAL_MS, matchingIn, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
@@ -59,6 +59,8 @@ export interface Derived {
   laneTicks: { byThread: Cumulative[]; kind: EventKind; selected: boolean };
   /** Threads in a matching wait on average over the selection; null when the type is not a wait. */
   waitingInRange: number | null;
+  /** With no range, of the matching events' durations the time before the recording began (0 with a range). */
+  timeBefore: number;
   counts: ThreadCounts;
   intervals: Intervals;
   /** GC events (no thread, with a duration) in start order. */
@@ -222,6 +224,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
     });
     return sum / Math.max(b - a, 1e-9);
   }, [tracks, filtered, s.range, profile]);
+  // Waits going on when recording began count whole without a range: how much of them lay before it.
+  const timeBefore = useMemo(() => (interval && !s.range && weightMode === 'duration' ? timeBeforeStart(profile, cums.parts) : 0), [interval, s.range, weightMode, profile, cums]);
   // Weights of the events without the stack filters, once per change of the others or the range.
   const baseWeights = useMemo(() => withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced), [profile, baseParts, s.range, weightMode, reduced]);
   const stackWeights = useMemo(() => {
@@ -245,8 +249,8 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   const methods = useMemo(() => (wantMethods ? topMethods(profile, weights) : NO_METHODS), [profile, weights, wantMethods]);
   // One object per change of what it holds, so components that take it redraw only then.
   return useMemo(
-    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects }),
-    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects],
+    () => ({ typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, intervals: iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, timeBefore, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects }),
+    [typeIndex, weightMode, regex, candidates, filtered, index, lists, cums, tracks, activityWeight, kinds, waits, laneTicks, counts, iv, gc, spikes, lanes, selectedCount, select, typeTotal, waitingInRange, timeBefore, stackWeights, totalWeight, stackLost, tree, methods, states, hasSubjects],
   );
 }
 

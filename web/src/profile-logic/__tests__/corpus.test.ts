@@ -18,7 +18,7 @@ import { findings } from '../findings';
 import { gcEvents } from '../intervals';
 import { KINDS, nounOf, weightModeOf } from '../kinds';
 import { lockBursts } from '../locks';
-import { countInRange } from '../ranges';
+import { countInRange, timeBeforeStart } from '../ranges';
 import { subjectText } from '../subjects';
 import { covered, isWaitKind, threadsWaiting, waitKinds, waitTracks, WAIT_KINDS } from '../waits';
 
@@ -146,5 +146,31 @@ describe('async-profiler wall-clock samples written as jdk.ExecutionSample', () 
     const tc = c.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
     expect(c.eventTypes[tc].kind).toBe('cpu');
     expect(nounOf(c, tc)).toBe('CPU samples');
+  });
+});
+
+/**
+ * Waits going on when recording began: the JDK writes each with its own start, before the
+ * recording's. Truth: `jfr print --json --events jdk.JavaMonitorWait` of grafana-jfr-parser's
+ * dd-trace-java recording (JDK 17's reader) against its chunk's start (1723014521604 ms since the
+ * epoch, from its header): 25 waits lasting 140,791.66 ms in all, 6 of them begun before it, with
+ * 97,296.7 ms of their time before it.
+ */
+describe('waits begun before the recording', () => {
+  const file = join(corpus, 'grafana-jfr-parser/dd-trace-java.jfr.gz');
+  it.skipIf(!existsSync(file))('count whole without a range, and the time of them before it is told apart', () => {
+    const p = decodeInNode(new Uint8Array(gunzipSync(readFileSync(file))));
+    expect(p.info.startMs).toBe(1723014521604);
+    const ty = p.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorWait');
+    const idx = indexEvents(p);
+    const lists = typeLists(p, idx, ty);
+    const pass = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(p.events.length, eventsOfType(idx, ty)), null);
+    const events = eventsOfType(idx, ty);
+    expect(events.length).toBe(25);
+    expect(events.reduce((s, i) => s + p.events.duration[i], 0)).toBeCloseTo(140791.66, 0);
+    expect(timeBeforeStart(p, pass.cums)).toBeCloseTo(97296.7, 0);
+    // A thread filter that keeps none of them: nothing before it either.
+    const none = filterLists(p, { type: ty, thread: /^no such thread$/, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(p.events.length, events), null);
+    expect(timeBeforeStart(p, none.cums)).toBe(0);
   });
 });
