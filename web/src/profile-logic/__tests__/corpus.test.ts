@@ -18,7 +18,8 @@ import { findings } from '../findings';
 import { gcEvents } from '../intervals';
 import { KINDS, nounOf, weightModeOf } from '../kinds';
 import { lockBursts } from '../locks';
-import { countInRange, timeBeforeStart } from '../ranges';
+import { countInRange, timeBeforeStart, weightsInRange } from '../ranges';
+import { totalWeight } from '../calltree';
 import { subjectText } from '../subjects';
 import { covered, isWaitKind, threadsWaiting, waitKinds, waitTracks, WAIT_KINDS } from '../waits';
 
@@ -141,6 +142,13 @@ describe('async-profiler wall-clock samples written as jdk.ExecutionSample', () 
     const tw = w.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
     expect(w.eventTypes[tw].kind).toBe('wall');
     expect(nounOf(w, tw)).toBe('wall-clock samples');
+    // Each weighs one sample, as JDK Mission Control counts them (corpus/expected jmc-counts.tsv).
+    const jmc = Number(/^jdk\.ExecutionSample\t(\d+)/m.exec(readFileSync(join(corpus, 'expected/FastSlow_2024_01_16_180855.jfr.jmc-counts.tsv'), 'utf8'))![1]);
+    const idx = indexEvents(w);
+    const lists = typeLists(w, idx, tw);
+    const pass = filterLists(w, { type: tw, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(w.events.length, eventsOfType(idx, tw)), null);
+    expect(weightModeOf(w, tw)).toBe('samples');
+    expect(totalWeight(w, weightsInRange(w, pass.cums, null, 'samples'))).toBe(jmc);
     const c = open(cpu);
     expect(c.info.settings.find((s) => s.name === 'event')?.value).toBe('cpu');
     const tc = c.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
