@@ -50,6 +50,7 @@ export function NativeMemoryView({ profile, nm, viewport, range, clock, search }
               <td>
                 <button type="button" className="link" aria-expanded={open === k} onClick={() => setOpen(open === k ? null : k)} title={s.frames.map(visibleName).join('\n')}>
                   {visibleName(s.site)}
+                  {s.via !== null && <span className="muted"> ← {visibleName(s.via)}</span>}
                 </button>
                 {open === k && (
                   <ol className="stack" aria-label={`Stack of ${visibleName(s.site)}, leaf first`}>

@@ -141,6 +141,11 @@ export interface UnfreedSite {
    * first that is not the allocator's.
    */
   site: string;
+  /**
+   * Where another row names the same site: the site's caller (the next frame, leaf first), so
+   * the rows read apart; else null.
+   */
+  via: string | null;
   count: number;
   bytes: number;
 }
@@ -177,11 +182,15 @@ export function unfreedByStack(profile: Profile, nm: { unfreed: Uint8Array }, li
     by.set(key, cur);
   }
   const rows = [...by.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count).slice(0, limit);
-  return rows.map(({ stack: s, ...v }) => {
+  const sites = rows.map(({ stack: s, ...v }) => {
     const frames: string[] = [];
     if (s === -2) frames.push('(stack lost: chunk cut)');
     for (let r = s; r >= 0; r = prefix[r]) frames.push(profile.strings[fname[frame[r]]]);
     const site = frames.find((f) => !ALLOCATOR.test(f) && !LIBRARY.test(f)) ?? frames.find((f) => !ALLOCATOR.test(f)) ?? frames[0] ?? '(no stack)';
-    return { frames, site, count: v.count, bytes: v.bytes };
+    return { frames, site, via: null as string | null, count: v.count, bytes: v.bytes };
   });
+  const named = new Map<string, number>();
+  for (const x of sites) named.set(x.site, (named.get(x.site) ?? 0) + 1);
+  for (const x of sites) if (named.get(x.site)! > 1) x.via = x.frames[x.frames.indexOf(x.site) + 1] ?? null;
+  return sites;
 }

@@ -5,7 +5,7 @@
  * pass over them, and against the scenario's known leak (64 blocks of 64 KiB from
  * NativeMemory.leak, never freed).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -194,5 +194,23 @@ describe('native frees (profiler.Free: an address, no size, no stack)', () => {
     const lists = typeLists(profile, index, ty);
     const pass = filterLists(profile, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(profile.events.length, eventsOfType(index, ty)), null);
     expect(totalWeight(profile, weightsInRange(profile, pass.cums, null, weightModeOf(profile, ty)))).toBe(golden);
+  });
+});
+
+describe('native memory of a recording made elsewhere (grafana-jfr-parser nativemem.jfr)', () => {
+  const file = resolve(root, '../shared/corpus/grafana-jfr-parser/nativemem.jfr.gz');
+  it.skipIf(!existsSync(file))('tells rows of one allocation site apart by its caller', () => {
+    const p = decodeInNode(new Uint8Array(gunzipSync(readFileSync(file))));
+    const sites = unfreedByStack(p, nativeMemory(p)!);
+    const count = new Map<string, number>();
+    for (const s of sites) count.set(s.site, (count.get(s.site) ?? 0) + 1);
+    // Several rows (distinct stacks) name one site here: each says its caller.
+    expect([...count.values()].some((n) => n > 1)).toBe(true);
+    for (const s of sites) {
+      if (count.get(s.site)! > 1) expect(s.via).toBe(s.frames[s.frames.indexOf(s.site) + 1] ?? null);
+      else expect(s.via).toBeNull();
+    }
+    const labels = new Set(sites.map((s) => `${s.site} ← ${s.via}`));
+    expect(labels.size).toBeGreaterThan(count.size);
   });
 });
