@@ -1055,7 +1055,7 @@ async function stealChunks(
   keep: boolean,
 ): Promise<void> {
   const next = () => {
-    const c = claim(plan.queues, plan.own, plan.tasks.length);
+    const c = claim(plan.queues, plan.own);
     if (!c) return null;
     const t = plan.tasks[c.group][c.k];
     const mine = c.group === plan.own;

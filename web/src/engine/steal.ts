@@ -72,8 +72,9 @@ function left(q: BigInt64Array, g: number): number {
  * The next chunk for decoder `own`: its own queue's front, else the back of the queue with most
  * left (the chunk its owner would come to last); null once every queue is empty.
  */
-export function claim(queues: SharedArrayBuffer, own: number, groups: number): { group: number; k: number } | null {
+export function claim(queues: SharedArrayBuffer, own: number): { group: number; k: number } | null {
   const q = new BigInt64Array(queues);
+  const groups = q.length;
   const mine = take(q, own, true);
   if (mine >= 0) return { group: own, k: mine };
   for (;;) {

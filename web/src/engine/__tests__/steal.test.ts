@@ -26,9 +26,9 @@ describe('claim', () => {
     const got: string[] = [];
     // Decoder 0 alone: its own three in order, then decoder 1's from the back while it has
     // most left, then whichever is longest.
-    for (let c = claim(q, 0, 3); c; c = claim(q, 0, 3)) got.push(`${c.group}:${c.k}`);
+    for (let c = claim(q, 0); c; c = claim(q, 0)) got.push(`${c.group}:${c.k}`);
     expect(got).toEqual(['0:0', '0:1', '0:2', '1:4', '1:3', '1:2', '1:1', '1:0', '2:0']);
-    expect(claim(q, 1, 3)).toBeNull();
+    expect(claim(q, 1)).toBeNull();
   });
 
   it('lets owner and thief meet in the middle without a chunk twice or left out', () => {
@@ -36,7 +36,7 @@ describe('claim', () => {
     const seen = new Set<string>();
     // Turns alternate: decoder 1 takes its front while decoder 0 (done with its own) takes 1's back.
     for (let turn = 0; ; turn++) {
-      const c = claim(q, turn % 2, 2);
+      const c = claim(q, turn % 2);
       if (!c) break;
       const key = `${c.group}:${c.k}`;
       expect(seen.has(key)).toBe(false);

@@ -10,15 +10,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { Profile } from '../../columns/profile';
 import { decodeInNode } from '../../engine/node';
 import { activitySpikes, matchTracks } from '../activity';
-import { eventsOfType, indexEvents, reachOf, typeLists } from '../event-index';
+import { eventsOfType, indexEvents, reachOf, typeLists, type ThreadIndex } from '../event-index';
 import { filterLists, flagsOf } from '../filters';
 import { findings } from '../findings';
 import { gcEvents } from '../intervals';
 import { KINDS, nounOf, weightModeOf } from '../kinds';
 import { lockBursts } from '../locks';
 import { countInRange, timeBeforeStart, weightsInRange } from '../ranges';
+import type { Cumulative } from '../running-counts';
 import { totalWeight } from '../calltree';
 import { subjectText } from '../subjects';
 import { covered, isWaitKind, threadsWaiting, waitKinds, waitTracks, WAIT_KINDS } from '../waits';
@@ -28,6 +30,12 @@ const corpus = resolve(root, '../shared/corpus');
 const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.jfr(\.gz)?$/.test(f) && !/invalid/.test(f)).map((f) => join(dir, f)) : []);
 const files = [...list(join(root, 'fixtures')), ...list(join(corpus, 'jfrs')), ...list(join(corpus, 'grafana-jfr-parser'))];
 if (!existsSync(corpus)) console.warn(`skipped: ${corpus} is absent; the analyses run on the fixtures only`);
+
+/** The matching lists of type `ty`'s events, filtered on `thread` alone (none: every event). */
+function typeCums(p: Profile, idx: ThreadIndex, ty: number, thread: RegExp | null = null): Cumulative[] {
+  const lists = typeLists(p, idx, ty);
+  return filterLists(p, { type: ty, thread, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(p.events.length, eventsOfType(idx, ty)), null).cums;
+}
 
 describe('the analyses on every recording', () => {
   it('has recordings', () => expect(files.length).toBeGreaterThanOrEqual(8));
@@ -78,8 +86,7 @@ describe('the analyses on every recording', () => {
       const ty = p.eventTypes.map((t, i) => ({ t, i })).filter(({ t }) => KINDS[t.kind].interval && t.count > 0 && !t.deferred).sort((a, b) => b.t.count - a.t.count)[0]?.i;
       if (ty === undefined) return;
       const lists = typeLists(p, idx, ty);
-      const pass = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(e.length, eventsOfType(idx, ty)), null);
-      const cums = pass.cums.map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) }));
+      const cums = typeCums(p, idx, ty).map((c, k) => ({ ...c, reach: reachOf(p, lists.parts[k]) }));
       let direct = 0;
       for (let i = 0; i < e.length; i++) if (e.type[i] === ty && e.start[i] <= range[1] && e.start[i] + e.duration[i] > range[0]) direct++;
       expect(countInRange(p, cums, range)).toBe(direct);
@@ -144,11 +151,8 @@ describe('async-profiler wall-clock samples written as jdk.ExecutionSample', () 
     expect(nounOf(w, tw)).toBe('wall-clock samples');
     // Each weighs one sample, as JDK Mission Control counts them (corpus/expected jmc-counts.tsv).
     const jmc = Number(/^jdk\.ExecutionSample\t(\d+)/m.exec(readFileSync(join(corpus, 'expected/FastSlow_2024_01_16_180855.jfr.jmc-counts.tsv'), 'utf8'))![1]);
-    const idx = indexEvents(w);
-    const lists = typeLists(w, idx, tw);
-    const pass = filterLists(w, { type: tw, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(w.events.length, eventsOfType(idx, tw)), null);
     expect(weightModeOf(w, tw)).toBe('samples');
-    expect(totalWeight(w, weightsInRange(w, pass.cums, null, 'samples'))).toBe(jmc);
+    expect(totalWeight(w, weightsInRange(w, typeCums(w, indexEvents(w), tw), null, 'samples'))).toBe(jmc);
     const c = open(cpu);
     expect(c.info.settings.find((s) => s.name === 'event')?.value).toBe('cpu');
     const tc = c.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
@@ -171,14 +175,11 @@ describe('waits begun before the recording', () => {
     expect(p.info.startMs).toBe(1723014521604);
     const ty = p.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorWait');
     const idx = indexEvents(p);
-    const lists = typeLists(p, idx, ty);
-    const pass = filterLists(p, { type: ty, thread: null, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(p.events.length, eventsOfType(idx, ty)), null);
     const events = eventsOfType(idx, ty);
     expect(events.length).toBe(25);
     expect(events.reduce((s, i) => s + p.events.duration[i], 0)).toBeCloseTo(140791.66, 0);
-    expect(timeBeforeStart(p, pass.cums)).toBeCloseTo(97296.7, 0);
+    expect(timeBeforeStart(p, typeCums(p, idx, ty))).toBeCloseTo(97296.7, 0);
     // A thread filter that keeps none of them: nothing before it either.
-    const none = filterLists(p, { type: ty, thread: /^no such thread$/, stack: null, exclude: null, state: '', hiddenThreads: new Set() }, lists.parts, flagsOf(p.events.length, events), null);
-    expect(timeBeforeStart(p, none.cums)).toBe(0);
+    expect(timeBeforeStart(p, typeCums(p, idx, ty, /^no such thread$/))).toBe(0);
   });
 });
