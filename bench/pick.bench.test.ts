@@ -23,7 +23,7 @@ import { filterLists, flagsOf, typeStates } from '../web/src/profile-logic/filte
 import { gcEvents, intervals } from '../web/src/profile-logic/intervals';
 import { firstView, KINDS, weightModeOf } from '../web/src/profile-logic/kinds';
 import { buildLanes, threadCounts } from '../web/src/profile-logic/lanes';
-import { weightsInRange } from '../web/src/profile-logic/ranges';
+import { entryWeightsInRange, sparseRows, weightsInRange } from '../web/src/profile-logic/ranges';
 import { waitKinds, waitTracks } from '../web/src/profile-logic/waits';
 
 const file = process.env.FILE ?? 'fixtures/large/large.jfr';
@@ -97,7 +97,9 @@ it(`pick on ${file}`, { timeout: 600_000 }, async () => {
   step('hasSubjects', () => candidates.some((i) => p.events.subject[i] >= 0));
   step(`callNodes (${p.stacks.length.toLocaleString('en-US')} stack rows)`, () => callNodes(p));
   const reduced = step('reduceNodes (the type\'s stacks)', () => reduceNodes(p, candidates));
-  const weights = step('weightsInRange', () => withReduced(weightsInRange(p, cums, null, weightMode), reduced));
+  // (As the page sums them: per reduced entry where the stack rows far outnumber the events.)
+  const sparse = sparseRows(p, cums);
+  const weights = step(sparse ? 'entryWeightsInRange' : 'weightsInRange', () => (sparse ? entryWeightsInRange(p, cums, null, weightMode, reduced) : null) ?? withReduced(weightsInRange(p, cums, null, weightMode), reduced));
   step('callTree (the flame graph\'s)', () => callTree(p, weights, 'all', LIGHT));
   const derivedMs = performance.now() - t1;
   console.log(

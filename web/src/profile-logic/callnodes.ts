@@ -539,14 +539,22 @@ export function reducedWeights(t: CallNodeTable, weights: Float64Array): Reduced
 }
 
 function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array): ReducedWeights | null {
+  return weighEntries(t, r, weightedRows(weights, t.ofStack.length), (s) => weights[s]);
+}
+
+/**
+ * Weights per entry of `r` from the weights of stack rows `rows` (`weightOf` each), summed in
+ * that order; null for a weighted row outside `r`. Rows past the stack table ("no stack",
+ * "stack lost": calltree.ts weightSlots) are left out.
+ */
+export function weighEntries(t: CallNodeTable, r: ReducedNodes, rows: Int32Array, weightOf: (s: number) => number): ReducedWeights | null {
   const { ofStack } = t;
-  const rows = ofStack.length;
-  const slots = weightedRows(weights, rows);
+  const n = ofStack.length;
   const self = new Float64Array(r.length);
-  for (let k = 0; k < slots.length; k++) {
-    const s = slots[k];
-    if (s < 0 || s >= rows) continue;
-    const x = weights[s];
+  for (let k = 0; k < rows.length; k++) {
+    const s = rows[k];
+    if (s < 0 || s >= n) continue;
+    const x = weightOf(s);
     if (!(x > 0)) continue;
     const e = entryOf(r, ofStack[s]);
     if (e < 0) return null;

@@ -197,22 +197,25 @@ export class StackFilter {
 }
 
 /**
- * The weights of `base` (weights per stack row of the events the other filters keep, recorded
- * with the type's reduced nodes: callnodes.ts withReduced) that the stack filters keep, per entry
- * of those nodes, with "no stack" and "stack lost" when `noStack`: what ranges.ts keptWeights
- * keeps, summed as the flame graph sums it, in a pass over the entries instead of the weighted
- * rows and without an array over every stack row (tens of megabytes per keystroke). Null when
- * the base is not summed over the filter's reduced nodes (a row outside them, or none).
+ * The weights of `base` (the events the other filters keep: per stack row, recorded with the
+ * type's reduced nodes by callnodes.ts withReduced, or per entry of those nodes, ranges.ts
+ * entryWeightsInRange) that the stack filters keep, per entry of those nodes, with "no stack"
+ * and "stack lost" when `noStack`: what ranges.ts keptWeights keeps, summed as the flame graph
+ * sums it, in a pass over the entries instead of the weighted rows and without an array over
+ * every stack row (tens of megabytes per keystroke). Null when the base is not summed over the
+ * filter's reduced nodes (a row outside them, or none).
  */
-export function keptByEntry(profile: Profile, base: Float64Array, filter: StackFilter, noStack: boolean): EntryWeights | null {
+export function keptByEntry(profile: Profile, base: Float64Array | EntryWeights, filter: StackFilter, noStack: boolean): EntryWeights | null {
   if (!filter.reduced) return null;
-  const w = reducedWeights(callNodes(profile), base);
+  const dense = base instanceof Float64Array;
+  const w = dense ? reducedWeights(callNodes(profile), base) : base.reduced;
   if (!w || w.r !== filter.reduced) return null;
   const rows = profile.stacks.length;
+  const [lostNone, lostCut] = dense ? [base[rows] ?? 0, base[rows + 1] ?? 0] : [base.noStack, base.stackLost];
   return {
     reduced: keptEntries(w, filter.entryKeeps()),
-    noStack: noStack ? (base[rows] ?? 0) : 0,
-    stackLost: noStack ? (base[rows + 1] ?? 0) : 0,
+    noStack: noStack ? lostNone : 0,
+    stackLost: noStack ? lostCut : 0,
   };
 }
 

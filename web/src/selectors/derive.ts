@@ -22,7 +22,7 @@ import { buildLanes, threadCounts, type Lane, type ThreadCounts } from '../profi
 import { findings, type Finding } from '../profile-logic/findings';
 import { lockBursts, lockRows, onCpuDuring, sampleTypesOf, threadWeights, waiterWeights, type Burst, type LockRow } from '../profile-logic/locks';
 import { topMethods, type MethodRow } from '../profile-logic/methods';
-import { countInRange, keptWeights, selectInRanges, timeBeforeStart, weightsInRange } from '../profile-logic/ranges';
+import { countInRange, entryWeightsInRange, keptWeights, selectInRanges, sparseRows, timeBeforeStart, weightsInRange } from '../profile-logic/ranges';
 import { allMatch, runningStates, type Cumulative } from '../profile-logic/running-counts';
 import { sandwichTrees } from '../profile-logic/sandwich';
 import { DEFAULT_INTERVAL_MS, matchingIn, samplingInterval, stackChart, type StackChart } from '../profile-logic/stackchart';
@@ -226,12 +226,22 @@ export function useDerived(profile: Profile, s: ViewState): Derived {
   }, [tracks, filtered, s.range, profile]);
   // Waits going on when recording began count whole without a range: how much of them lay before it.
   const timeBefore = useMemo(() => (interval && !s.range && weightMode === 'duration' ? timeBeforeStart(profile, cums.parts) : 0), [interval, s.range, weightMode, profile, cums]);
-  // Weights of the events without the stack filters, once per change of the others or the range.
-  const baseWeights = useMemo(() => withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced), [profile, baseParts, s.range, weightMode, reduced]);
+  // Weights of the events without the stack filters, once per change of the others or the range:
+  // per stack row when first read so (the sandwich, comparisons); for the flame graph, per entry
+  // of the type's reduced nodes, without the array over every row where the rows far outnumber
+  // the events (a type of deep, varied stacks).
+  const baseRows = useMemo(() => {
+    let w: Float64Array | null = null;
+    return () => (w ??= withReduced(weightsInRange(profile, baseParts, s.range, weightMode), reduced));
+  }, [profile, baseParts, s.range, weightMode, reduced]);
+  const baseWeights = useMemo(
+    () => (sparseRows(profile, baseParts) ? entryWeightsInRange(profile, baseParts, s.range, weightMode, reduced) : null) ?? baseRows(),
+    [profile, baseParts, s.range, weightMode, reduced, baseRows],
+  );
   const stackWeights = useMemo(() => {
     let w: Float64Array | null = null;
-    return () => (w ??= pass.stack ? withReduced(keptWeights(profile, baseWeights, pass.stack, pass.noStack), reduced) : baseWeights);
-  }, [profile, baseWeights, pass, reduced]);
+    return () => (w ??= pass.stack ? withReduced(keptWeights(profile, baseRows(), pass.stack, pass.noStack), reduced) : baseRows());
+  }, [profile, baseRows, pass, reduced]);
   // With stack filters, what the flame graph reads: the kept weights per reduced entry.
   const weights = useMemo(
     () => (pass.stack ? (keptByEntry(profile, baseWeights, pass.stack, pass.noStack) ?? stackWeights()) : baseWeights),
