@@ -50,6 +50,14 @@ export function isWaitKind(kind: EventKind): boolean {
 
 /** Frames whose presence on a park's stack mean a thread waiting for work: a pool's worker, a queue's consumer. */
 const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|ScheduledThreadPoolExecutor\$DelayedWorkQueue\.(take|poll)|(SynchronousQueue|LinkedTransferQueue|ArrayBlockingQueue|LinkedBlockingQueue|LinkedBlockingDeque|PriorityBlockingQueue|DelayQueue)\.(take|poll|takeFirst|pollFirst))$/;
+/**
+ * Frames that acquire a java.util.concurrent lock (JDK 17's AbstractQueuedSynchronizer.acquire,
+ * JDK 8–11's acquireQueued and doAcquire…, a ReentrantLock's or a read-write lock's lock…):
+ * a park under one of them, nearer the park than any frame of IDLE_FRAME, waits for the lock,
+ * not for work. A blocking queue's poll and take take the queue's own lock first; a thread
+ * parked there is held up by the thread holding it.
+ */
+const ACQUIRE_FRAME = /^java\.util\.concurrent\.locks\.(AbstractQueued(Long)?Synchronizer\.(acquire\w*|acquireQueued|doAcquire\w*|tryAcquire\w*Nanos)|ReentrantLock(\$Sync)?\.(lock|lockInterruptibly|tryLock)|ReentrantReadWriteLock\$(ReadLock|WriteLock)\.(lock|lockInterruptibly|tryLock))$/;
 /** Parked-on classes that only ever idle: a hand-off queue waiting for its other side. */
 const IDLE_CLASS = /^java\.util\.concurrent\.(SynchronousQueue\$|LinkedTransferQueue|ForkJoinPool)/;
 const JOIN_FRAME = /^java\.lang\.Thread\.join$/;
@@ -58,12 +66,14 @@ const JOIN_FRAME = /^java\.lang\.Thread\.join$/;
  * Whether stack row s (or a caller) has a frame whose name matches `re`, found on demand: a row
  * is resolved with its callers up to the first one known, each name tested once, so classifying
  * the parks costs the rows they reach, not the whole stack table (millions of rows in a recording
- * of deep, varied stacks).
+ * of deep, varied stacks). With `unless`: the frame nearest the leaf that matches either decides,
+ * and one matching `unless` says no.
  */
-function stacksWith(profile: Profile, re: RegExp): (s: number) => boolean {
+function stacksWith(profile: Profile, re: RegExp, unless?: RegExp): (s: number) => boolean {
   const { frame, prefix, length } = profile.stacks;
   const names = profile.frames.name;
-  // Per name and per row: 0 not known yet, 1 no, 2 yes.
+  // Per name and per row: 0 not known yet, 1 no, 2 yes; per name, 3: a frame of `unless` (a
+  // row under one is no until a frame of `re` nearer the leaf).
   const byName = new Uint8Array(profile.strings.length);
   const memo = new Uint8Array(length);
   const path: number[] = [];
@@ -79,10 +89,12 @@ function stacksWith(profile: Profile, re: RegExp): (s: number) => boolean {
     let v = q >= 0 ? memo[q] : 1;
     while (path.length > 0) {
       const r = path.pop()!;
-      if (v !== 2) {
+      if (v !== 2 || unless) {
         const n = names[frame[r]];
-        if (byName[n] === 0) byName[n] = re.test(profile.strings[n]) ? 2 : 1;
-        v = byName[n];
+        if (byName[n] === 0) byName[n] = re.test(profile.strings[n]) ? 2 : unless?.test(profile.strings[n]) ? 3 : 1;
+        const b = byName[n];
+        if (b === 3) v = 1;
+        else if (b === 2 || !unless) v = b;
       }
       memo[r] = v;
     }
@@ -151,7 +163,7 @@ export function waitKinds(profile: Profile): Uint8Array {
       const onThread = subj >= 0 && profile.strings[subj] === 'java.lang.Thread';
       return code(onThread || joinStack(s) ? 'join' : 'wait');
     }
-    idleStack ??= stacksWith(profile, IDLE_FRAME);
+    idleStack ??= stacksWith(profile, IDLE_FRAME, ACQUIRE_FRAME);
     let cls = false;
     if (subj >= 0) {
       const known = idleClass.get(subj);

@@ -183,3 +183,59 @@ describe('waits begun before the recording', () => {
     expect(timeBeforeStart(p, typeCums(p, idx, ty, /^no such thread$/))).toBe(0);
   });
 });
+
+describe('parks: waiting for a java.util.concurrent lock or for work, by the JDK’s stacks', () => {
+  // Each recording with the JDK's collapsed ThreadPark stacks (tools/golden, or the corpus's).
+  const cases = [
+    [join(corpus, 'grafana-jfr-parser/cortex-dev-01__kafka-0__cpu_lock0_alloc0__0.jfr.gz'), join(corpus, 'expected/cortex-dev-01__kafka-0__cpu_lock0_alloc0__0.jfr.jdk.ThreadPark.collapsed.gz')],
+    [join(corpus, 'jfrs/dd-trace-java.jfr'), join(corpus, 'expected/dd-trace-java.jfr.jdk.ThreadPark.collapsed.gz')],
+    [join(root, 'fixtures/ap-alloc-lock.jfr'), join(root, 'fixtures/expected/ap-alloc-lock.jfr.jdk.ThreadPark.collapsed.gz')],
+    [join(root, 'fixtures/jdk17-profile.jfr'), join(root, 'fixtures/expected/jdk17-profile.jfr.jdk.ThreadPark.collapsed.gz')],
+    [join(root, 'fixtures/jdk11-profile.jfr'), join(root, 'fixtures/expected/jdk11-profile.jfr.jdk.ThreadPark.collapsed.gz')],
+  ].filter(([f, g]) => existsSync(f) && existsSync(g));
+  // A pool's or a queue's wait for work, and a lock's acquisition (JDK 17's acquire, JDK 11's
+  // acquireQueued and doAcquire…, a ReentrantLock's lock…): the one nearer the park decides.
+  const work = /(ThreadPoolExecutor\.getTask|ForkJoinPool\.(awaitWork|runWorker)|Queue\.(take|poll)|Deque\.(takeFirst|pollFirst))$/;
+  const acquire = /locks\.(AbstractQueued(Long)?Synchronizer\.(acquire\w*|doAcquire\w*)|ReentrantLock\.(lock|lockInterruptibly|tryLock))$/;
+
+  it('has recordings', () => expect(cases.length).toBeGreaterThanOrEqual(3));
+  for (const [file, golden] of cases) {
+    it(`${file.slice(root.length - 4)}: a park acquiring a queue's lock is contention, a park awaiting its elements is idle`, () => {
+      let idleWant = 0;
+      let lockUnderWork = 0;
+      let all = 0;
+      for (const line of gunzipSync(readFileSync(golden)).toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const cut = line.lastIndexOf(' ');
+        const frames = line.slice(0, cut).split(';');
+        const w = Number(line.slice(cut + 1));
+        all += w;
+        const lastWork = frames.findLastIndex((f) => work.test(f));
+        const lastAcquire = frames.findLastIndex((f) => acquire.test(f));
+        if (lastWork >= 0 && lastAcquire < lastWork) idleWant += w;
+        if (lastWork >= 0 && lastAcquire > lastWork) lockUnderWork += w;
+      }
+      const p = decodeInNode(new Uint8Array(readFileSync(file)));
+      const ty = p.eventTypes.findIndex((t) => t.name === 'jdk.ThreadPark');
+      const kinds = waitKinds(p);
+      let idle = 0;
+      let park = 0;
+      for (let i = 0; i < p.events.length; i++) {
+        if (p.events.type[i] !== ty) continue;
+        const k = WAIT_KINDS[kinds[i] - 1];
+        // Hand-off queues' parks are idle by their parked-on class too (SynchronousQueue, ForkJoinPool).
+        if (k === 'idle') idle++;
+        else if (k === 'park') park++;
+      }
+      expect(idle + park).toBe(all);
+      // Idle: the parks whose nearest such frame is a wait for work, and hand-off queues' parks
+      // (counted by their stacks' frames too, so none here is idle by its class alone).
+      expect(idle).toBe(idleWant);
+      if (file.includes('cortex')) {
+        // Every park of this Kafka broker acquires a lock: 115 of them inside ArrayBlockingQueue.poll or DelayedWorkQueue.take.
+        expect(lockUnderWork).toBe(115);
+        expect(idle).toBe(0);
+      }
+    });
+  }
+});
