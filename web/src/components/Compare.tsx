@@ -202,7 +202,7 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
           ) : (
             <>
               Shares of {sides}, among the events the filters keep. {measure === 'total' ? 'Total counts the method and what it calls' : 'Self counts the method itself (the frame on top)'}
-              ; changes not significant at p &lt; {level} are grey. {howSure(comparison.rises, measure, Number(level))}
+              ; changes not significant at p &lt; {level} are grey. {howSure(comparison.rises, measure, Number(level), mode)}
             </>
           )}
         </p>
@@ -218,9 +218,11 @@ function Comparing({ comparison, state, on, mode, other, otherSide }: Props) {
 
 /**
  * How many methods pass the level against how many chance alone would pass, and how many still
- * pass once the number compared is accounted for (q, Benjamini–Hochberg).
+ * pass once the number compared is accounted for (q, Benjamini–Hochberg). Weights that are not
+ * counts (time, bytes) are compared as shares, but the test is of the events under each method:
+ * the sentence says so, so that a method's significance is not read as its share's.
  */
-export function howSure(rises: readonly Rise[], measure: Measure, level: number): string {
+export function howSure(rises: readonly Rise[], measure: Measure, level: number, mode: WeightMode): string {
   let tested = 0;
   let below = 0;
   let sure = 0;
@@ -232,8 +234,9 @@ export function howSure(rises: readonly Rise[], measure: Measure, level: number)
     if (direction(c, level) !== 0 && c.q < level) sure++;
   }
   const chance = tested * level;
+  const what = countLike(mode) ? 'methods changed' : `methods' numbers of events changed (the test counts events; the shares are of ${mode === 'bytes' ? 'bytes' : 'time'})`;
   return (
-    `${formatCount(below)} of ${formatCount(tested)} methods changed at p < ${level}, where chance alone would give at most about ${chance < 1 ? chance.toFixed(1) : formatCount(chance)}; ` +
+    `${formatCount(below)} of ${formatCount(tested)} ${what} at p < ${level}, where chance alone would give at most about ${chance < 1 ? chance.toFixed(1) : formatCount(chance)}; ` +
     `${formatCount(sure)} still do once the ${formatCount(tested)} compared are accounted for (q < ${level}: at most about ${level * 100}% of those expected to be chance).`
   );
 }
