@@ -532,14 +532,10 @@ export function reducedWeights(t: CallNodeTable, weights: Float64Array): Reduced
   let w = reducedWeighed.get(weights);
   if (w === undefined) {
     const r = reducedOf.get(weights);
-    w = r ? weighReduced(t, r, weights) : null;
+    w = r ? weighEntries(t, r, weightedRows(weights, t.ofStack.length), (s) => weights[s]) : null;
     reducedWeighed.set(weights, w);
   }
   return w;
-}
-
-function weighReduced(t: CallNodeTable, r: ReducedNodes, weights: Float64Array): ReducedWeights | null {
-  return weighEntries(t, r, weightedRows(weights, t.ofStack.length), (s) => weights[s]);
 }
 
 /**

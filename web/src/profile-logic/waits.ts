@@ -57,7 +57,7 @@ const IDLE_FRAME = /^java\.util\.concurrent\.(ThreadPoolExecutor\.getTask|ForkJo
  * not for work. A blocking queue's poll and take take the queue's own lock first; a thread
  * parked there is held up by the thread holding it.
  */
-const ACQUIRE_FRAME = /^java\.util\.concurrent\.locks\.(AbstractQueued(Long)?Synchronizer\.(acquire\w*|acquireQueued|doAcquire\w*|tryAcquire\w*Nanos)|ReentrantLock(\$Sync)?\.(lock|lockInterruptibly|tryLock)|ReentrantReadWriteLock\$(ReadLock|WriteLock)\.(lock|lockInterruptibly|tryLock))$/;
+const ACQUIRE_FRAME = /^java\.util\.concurrent\.locks\.(AbstractQueued(Long)?Synchronizer\.(acquire\w*|doAcquire\w*|tryAcquire\w*Nanos)|ReentrantLock(\$Sync)?\.(lock|lockInterruptibly|tryLock)|ReentrantReadWriteLock\$(ReadLock|WriteLock)\.(lock|lockInterruptibly|tryLock))$/;
 /** Parked-on classes that only ever idle: a hand-off queue waiting for its other side. */
 const IDLE_CLASS = /^java\.util\.concurrent\.(SynchronousQueue\$|LinkedTransferQueue|ForkJoinPool)/;
 const JOIN_FRAME = /^java\.lang\.Thread\.join$/;
@@ -89,12 +89,11 @@ function stacksWith(profile: Profile, re: RegExp, unless?: RegExp): (s: number) 
     let v = q >= 0 ? memo[q] : 1;
     while (path.length > 0) {
       const r = path.pop()!;
+      // (Without `unless`, nothing under a yes can say otherwise: its names need no test.)
       if (v !== 2 || unless) {
         const n = names[frame[r]];
         if (byName[n] === 0) byName[n] = re.test(profile.strings[n]) ? 2 : unless?.test(profile.strings[n]) ? 3 : 1;
-        const b = byName[n];
-        if (b === 3) v = 1;
-        else if (b === 2 || !unless) v = b;
+        if (byName[n] !== 1) v = byName[n] === 2 ? 2 : 1;
       }
       memo[r] = v;
     }
