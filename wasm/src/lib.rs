@@ -74,11 +74,13 @@ pub struct Parser {
     sent: Sent,
 }
 
-/// Epoch ms as ns, exact for the whole-ms origins the page uses (`origin_ms * 1e6` is not: the
-/// product has more digits than an f64 holds).
+/// An origin in epoch ms as the whole ns it holds: the whole ms exactly, the rest's ns rounded
+/// down (`origin_ms * 1e6` is not exact: the product has more digits than an f64 holds). The
+/// page's origin is an f64 at or below a chunk's start (web/src/engine/layout.ts originOf), so no
+/// time at or after the start reads below zero; `nanosOfMs` there reads it the same way.
 fn nanos_of_ms(ms: f64) -> i64 {
     let whole = ms.floor();
-    whole as i64 * 1_000_000 + ((ms - whole) * 1e6).round() as i64
+    whole as i64 * 1_000_000 + ((ms - whole) * 1e6).floor() as i64
 }
 
 fn f64_ids(v: &[i64]) -> Vec<f64> {

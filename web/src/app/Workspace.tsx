@@ -5,7 +5,7 @@
  */
 import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeEventFields, eventFile } from '../engine';
-import { formatClock, formatCount, formatMs, formatRange, formatWeight, parseRange } from '../profile-logic/format';
+import { formatClock, formatCount, formatMs, formatRange, formatThreads, formatWeight, parseRange } from '../profile-logic/format';
 import { threadLabel } from '../profile-logic/names';
 import { LONG_RECORDING_MS } from '../profile-logic/day';
 import { DayHeatmap } from '../components/DayHeatmap';
@@ -196,7 +196,7 @@ function WorkspaceView({ loaded, state, dispatch, selectedEvent, setSelectedEven
     ? `${formatCount(selected)} of ${formatCount(d.typeTotal)} ${noun} ${d.tracks && deferred.range ? 'in the range' : 'selected'}` +
       ` · ${WEIGHT_LABEL[d.weightMode]}${d.tracks && deferred.range ? 'inside it ' : ''}${formatWeight(d.totalWeight, d.weightMode)}` +
       (d.timeBefore > 0 ? ` (${formatWeight(d.timeBefore, d.weightMode)} before the recording)` : '') +
-      (d.waitingInRange !== null && deferred.range ? ` · ${d.waitingInRange.toFixed(1)} threads waiting on average` : '') +
+      (d.waitingInRange !== null && deferred.range ? ` · ${formatThreads(d.waitingInRange)} threads waiting on average` : '') +
       (deferred.range ? ` · range ${formatRange(deferred.range, deferred.clock ? profile.info.startMs : null)}${deferred.clock ? ' UTC' : ' s'}` : '')
     : 'This recording has no events with stacks.';
   const input = (label: string, key: 'threadFilter' | 'stackFilter' | 'excludeFilter' | 'subjectFilter' | 'spanFilter', bad: string | null, placeholder: string) => (

@@ -113,7 +113,7 @@ export interface RecordingError {
 }
 
 export interface RecordingInfo {
-  /** The times' zero: wall-clock ms since the Unix epoch, the whole ms in which the first chunk starts (engine/layout.ts originOf). */
+  /** The times' zero: wall-clock ms since the Unix epoch, the first chunk's start to within half a µs, never after it (engine/layout.ts originOf). */
   startMs: number;
   /** To the chunk headers' end; to the data's end when the recording is damaged and the data ends sooner. */
   durationMs: number;

@@ -38,7 +38,13 @@ function unknownHolder(b: Burst): string {
 function holderText(profile: Profile, b: Burst): string {
   if (b.holder < 0) return unknownHolder(b);
   const grants = b.chainOk + b.chainBroken;
-  const chain = grants === 0 ? '' : b.chainBroken === 0 ? ` (chain of ${grants + 1} grants checks)` : ` (chain broken at ${b.chainBroken} of ${grants + 1} grants: waits under the threshold are missing, or the holder is uncertain)`;
+  // (Each grant after the first should name as previous owner the waiter granted before it, or the holder.)
+  const chain =
+    grants === 0
+      ? ''
+      : b.chainBroken === 0
+        ? ` (all ${grants + 1} grants in order: each from the waiter granted before it or from the holder)`
+        : ` (${b.chainBroken} of the ${grants} grants after the first came from another thread: waits under the threshold are missing, or the holder is uncertain)`;
   return `${name(profile, b.holder)}${chain}`;
 }
 

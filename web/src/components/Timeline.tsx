@@ -21,7 +21,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../columns/profile';
 import { summarize, summaryLines } from '../profile-logic/describe';
 import { threadLabel, visibleName } from '../profile-logic/names';
-import { formatCount, formatMs, formatTime } from '../profile-logic/format';
+import { formatCount, formatMs, formatThreads, formatTime } from '../profile-logic/format';
 import { laneName, type Lane } from '../profile-logic/lanes';
 import { carrierText, carriersOf, pinnedByThread } from '../profile-logic/virtual';
 import type { PixelCounts } from '../profile-logic/pixel-columns';
@@ -393,7 +393,7 @@ export function Timeline({ profile, derived, range, viewport, baseline, clock: c
         derived.activityWeight === 'count'
           ? `${formatCount(m)} matching, ${formatCount(hist.other[b])} other`
           : derived.activityWeight === 'threads'
-            ? `${m.toFixed(1)} threads in a matching wait, on average`
+            ? `${formatThreads(m)} threads in a matching wait, on average`
             : `${formatMs(m)} of matching waits`,
       ];
     },

@@ -43,13 +43,38 @@ export function msOfNanos(ns: bigint): number {
 }
 
 /**
- * The recording's origin, its times' zero: the whole epoch ms in which its first chunk starts.
- * A whole ms is exact in an f64, so no event at or after a chunk's start reads a hair before
- * zero, as it did with the start itself (off by up to 0.1 µs as an f64), and times since the
- * origin plus the origin are the clock's times to the ns.
+ * The recording's origin, its times' zero: its first chunk's start, as the JDK counts a
+ * recording's times, to within half a µs. As an f64 an epoch time is off by up to 0.1 µs either
+ * way, so an event written at a chunk's start could read a hair before zero (async-profiler
+ * writes its settings there: they read -1e-4 ms and fell out of the first bin of the
+ * histogram); the origin is therefore the f64 two steps below the start (a whole ms stays as it
+ * is), and the decoders count times from the whole ns it holds (`nanosOfMs`), so no time at or
+ * after the start reads below zero, and times plus the origin are the clock's times. (It was
+ * the whole ms the start falls in, which put every time up to 1 ms later than the JDK's
+ * offsets: a range typed in seconds from the start selected other events than the JDK's.)
  */
 export function originOf(spans: readonly Pick<ChunkSpan, 'startMs'>[]): number {
-  return spans.length ? Math.floor(spans.reduce((a, s) => Math.min(a, s.startMs), Infinity)) : 0;
+  if (!spans.length) return 0;
+  const first = spans.reduce((a, s) => Math.min(a, s.startMs), Infinity);
+  return Number.isInteger(first) ? first : stepDown(first);
+}
+
+/** The next f64 below `x` (finite and not zero). */
+function stepDown(x: number): number {
+  const f = new Float64Array([x]);
+  const bits = new BigInt64Array(f.buffer);
+  bits[0] += x > 0 ? -1n : 1n;
+  return f[0];
+}
+
+/**
+ * The whole ns an origin in epoch ms holds, as the decoders read it (wasm `nanos_of_ms`): its
+ * whole ms exactly, and the ns of the rest rounded down (exact where the rest has few bits, as an
+ * epoch time's does).
+ */
+export function nanosOfMs(ms: number): bigint {
+  const whole = Math.floor(ms);
+  return BigInt(whole) * 1_000_000n + BigInt(Math.floor((ms - whole) * 1e6));
 }
 
 /** The span of the chunk at `offset` whose header is `h`. */

@@ -94,6 +94,14 @@ export function formatWeight(v: number, mode: WeightMode): string {
   }
 }
 
+/**
+ * An average number of threads (waiting, in a wait): a tenth from one thread on, two
+ * significant digits below it, so a few short waits in a long range do not read as none.
+ */
+export function formatThreads(v: number): string {
+  return v === 0 ? '0' : Math.abs(v) < 1 ? v.toPrecision(2) : v.toFixed(1);
+}
+
 export function formatPercent(part: number, whole: number): string {
   if (!(whole > 0)) return '0%';
   const p = (100 * part) / whole;

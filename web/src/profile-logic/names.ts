@@ -24,9 +24,15 @@ export function visibleName(s: string): string {
   return s.replace(CONTROL, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Text of several lines (OS and CPU descriptions, decoded fields): visibleName line by line. */
+/**
+ * Text of several lines (OS and CPU descriptions, decoded fields), shown as preformatted text:
+ * visibleName line by line, tabs kept (a /proc/cpuinfo dump aligns its columns with them).
+ */
 export function visibleText(s: string): string {
-  return s.split('\n').map(visibleName).join('\n');
+  return s
+    .split('\n')
+    .map((line) => line.split('\t').map(visibleName).join('\t'))
+    .join('\n');
 }
 
 /**

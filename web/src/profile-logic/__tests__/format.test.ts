@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDate, formatMs, formatRange, formatTick, formatTime, parseRange } from '../format';
+import { formatClock, formatDate, formatMs, formatRange, formatThreads, formatTick, formatTime, parseRange } from '../format';
 
 describe('times', () => {
   // 2026-11-23 14:03:20.125250 UTC
@@ -86,5 +86,15 @@ describe('typed ranges', () => {
     expect(formatMs(-0.0001)).toBe('0 µs');
     expect(formatMs(-0.002)).toBe('-2 µs');
     expect(formatMs(0.0004)).toBe('0 µs');
+  });
+});
+
+describe('threads on average', () => {
+  it('keeps two significant digits below one thread, so a few short waits do not read as none', () => {
+    expect(formatThreads(0)).toBe('0');
+    expect(formatThreads(0.0333)).toBe('0.033');
+    expect(formatThreads(0.95)).toBe('0.95');
+    expect(formatThreads(8)).toBe('8.0');
+    expect(formatThreads(12.345)).toBe('12.3');
   });
 });

@@ -29,4 +29,7 @@ describe('visibleText', () => {
   it('keeps line breaks and escapes the rest line by line', () => {
     expect(visibleText('Linux 6.1\nx86_64\u202e\r')).toBe('Linux 6.1\nx86_64\\u202e\\r');
   });
+  it('keeps tabs, which align a CPU description as /proc/cpuinfo writes it', () => {
+    expect(visibleText('processor\t: 0\nmodel\t\t: 33\u0000')).toBe('processor\t: 0\nmodel\t\t: 33\\u0000');
+  });
 });
