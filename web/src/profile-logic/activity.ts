@@ -119,7 +119,7 @@ export function activitySpikes(
   // light smoothing keeps the edges. Short waits (a contended monitor taken and let go by the
   // microsecond) pile up as a dense cloud of needles: it needs the smoothing of counts.
   const long = byTime && medianAtLeast(profile, cums, 10);
-  return findSpikes(h.matching, 0, w, long ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w) }).ranges;
+  return findSpikes(h.matching, 0, w, long ? { smooth: odd(40), bridge: Math.round(50 / w) } : { smooth: odd(100), bridge: Math.round(200 / w), counts: !byTime }).ranges;
 }
 
 const binStarts = new ListMemo<{ to: number; bins: number; pos: Int32Array }>();

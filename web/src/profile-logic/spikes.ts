@@ -4,8 +4,11 @@
  *
  *   curve ─ smoothed ─ baseline (median: the calm parts dominate) and noise (MAD) ─ bins above
  *   the high threshold ─ widened to where the curve falls under the low one (hysteresis) ─
- *   short dips bridged ─ ranges
+ *   short dips bridged ─ (events per bin: more events than a steady rate gives by chance) ─
+ *   ranges
  */
+
+import { lnGamma } from './compare';
 
 export interface SpikeOptions {
   /** Bins of the moving average (odd). */
@@ -14,6 +17,39 @@ export interface SpikeOptions {
   bridge?: number;
   /** Spikes whose area above the baseline is under this share of the largest one's are noise. */
   minShare?: number;
+  /**
+   * The curve counts events per bin: a spike must also hold more events than a steady rate
+   * would give there by chance (Poisson). Sparse events (a few per bin, most bins empty) have a
+   * median and a median deviation of zero, which alone would call every cluster of them a spike.
+   */
+  counts?: boolean;
+}
+
+/** The chance that any spike of counts found is chance alone (a steady rate's scatter). */
+const CHANCE = 0.01;
+
+/** P(X ≥ n) for X ~ Poisson(mu): the tail's terms summed from n on (n > mu) or 1 − the head's. */
+export function poissonAtLeast(n: number, mu: number): number {
+  if (n <= 0) return 1;
+  if (!(mu > 0)) return 0;
+  const term = (k: number) => Math.exp(-mu + k * Math.log(mu) - lnGamma(k + 1));
+  if (n > mu) {
+    let t = term(n);
+    let sum = 0;
+    for (let k = n; t > 1e-17 * sum || k === n; k++) {
+      sum += t;
+      t *= mu / (k + 1);
+    }
+    return Math.min(1, sum);
+  }
+  // 1 − P(X ≤ n − 1), the head summed down from n − 1.
+  let t = term(n - 1);
+  let head = 0;
+  for (let k = n - 1; k >= 0 && t > 1e-17 * head; k--) {
+    head += t;
+    t *= k / mu;
+  }
+  return Math.max(0, 1 - head);
 }
 
 export interface Spikes {
@@ -124,6 +160,21 @@ export function findSpikes(y: Float64Array, from: number, w: number, opts: Spike
     const last = merged[merged.length - 1];
     if (last && r[0] - last[1] <= bridge) last[1] = r[1];
     else merged.push([r[0], r[1]]);
+  }
+  // Counts: each run's chance of holding its events at the recording's mean rate (its spikes
+  // included, so it errs towards none), against 1% shared out over every window of the run's
+  // length the curve holds (the runs are the curve's most crowded stretches, not one guess).
+  if (opts.counts && merged.length) {
+    let all = 0;
+    for (let i = 0; i < y.length; i++) all += y[i];
+    const rate = all / y.length;
+    const kept = merged.filter(([a, b]) => {
+      let n = 0;
+      for (let i = a; i < b; i++) n += y[i];
+      return poissonAtLeast(Math.round(n), rate * (b - a)) < (CHANCE * (b - a)) / y.length;
+    });
+    merged.length = 0;
+    merged.push(...kept);
   }
   // Area above the baseline: a blip next to real bursts is not what the eye calls a spike.
   const area = merged.map(([a, b]) => {

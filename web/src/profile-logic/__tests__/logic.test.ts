@@ -8,7 +8,7 @@ import { compileRegex, flagsOf, threadsMatching } from '../filters';
 import { buildLanes, groupKey } from '../lanes';
 import { ROW_LABEL, threadLabel } from '../names';
 import { sandwich, topMethods } from '../methods';
-import { findSpikes, nextSpike } from '../spikes';
+import { findSpikes, nextSpike, poissonAtLeast } from '../spikes';
 import { subjectsInRange, subjectText } from '../subjects';
 import { cumulate, filterEvents, histogram, lowerBound, selectInRange, threadCounts, weightPerStack } from './reference';
 import { buildProfile } from './build';
@@ -304,6 +304,56 @@ describe('spikes', () => {
     expect(findSpikes(new Float64Array(14), 0, 10).ranges).toEqual([]);
     // A flat busy curve has no spike either.
     expect(findSpikes(new Float64Array(14).fill(5), 0, 10).ranges).toEqual([]);
+  });
+
+  it('gives the Poisson tail as a direct sum of its terms does', () => {
+    // P(X ≥ n) = 1 − Σ_{k<n} e^−μ μ^k / k!, each term from the one before.
+    const direct = (n: number, mu: number) => {
+      let t = Math.exp(-mu);
+      let head = 0;
+      for (let k = 0; k < n; k++) {
+        head += t;
+        t *= mu / (k + 1);
+      }
+      return 1 - head;
+    };
+    for (const [n, mu] of [[1, 0.5], [2, 1], [5, 1.5], [15, 5], [30, 20], [7, 9], [3, 0.01]] as const) {
+      const want = direct(n, mu);
+      expect(Math.abs(poissonAtLeast(n, mu) - want), `n ${n} mu ${mu}`).toBeLessThan(1e-12 + 1e-9 * want);
+    }
+    expect(poissonAtLeast(0, 3)).toBe(1);
+    expect(poissonAtLeast(4, 0)).toBe(0);
+    // Far in the tail, where 1 − head would round to 0: 60 where 2 were expected.
+    expect(poissonAtLeast(60, 2)).toBeGreaterThan(0);
+    expect(poissonAtLeast(60, 2)).toBeLessThan(1e-50);
+  });
+
+  it('calls no cluster of sparse events at a steady rate a spike, and finds a burst among them', () => {
+    // Half an event per bin on average (a few samples a second on a fine grid): most bins are
+    // empty, so the median and its deviation are 0 and every cluster once read as a spike.
+    let seed = 7;
+    const uniform = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const poisson = (mu: number) => {
+      let k = 0;
+      for (let p = Math.exp(-mu), s = p, u = uniform(); u > s; k++) {
+        p *= mu / (k + 1);
+        s += p;
+      }
+      return k;
+    };
+    const steady = Float64Array.from({ length: 2000 }, () => poisson(0.5));
+    // (The thresholds alone call some of the scatter spikes.)
+    expect(findSpikes(steady, 0, 10, { smooth: 3, bridge: 3 }).ranges.length).toBeGreaterThan(0);
+    expect(findSpikes(steady, 0, 10, { smooth: 3, bridge: 3, counts: true }).ranges).toEqual([]);
+    // Thirty more events over bins 1200–1209: that burst, and nothing else.
+    const burst = steady.slice();
+    for (let i = 1200; i < 1210; i++) burst[i] += 3;
+    const found = findSpikes(burst, 0, 10, { smooth: 3, bridge: 3, counts: true }).ranges;
+    expect(found.length).toBe(1);
+    expect(found[0][0]).toBeGreaterThanOrEqual(11_900);
+    expect(found[0][0]).toBeLessThanOrEqual(12_000);
+    expect(found[0][1]).toBeGreaterThanOrEqual(12_100);
+    expect(found[0][1]).toBeLessThanOrEqual(12_200);
   });
 
   it('steps to the next and previous spike from the selection', () => {

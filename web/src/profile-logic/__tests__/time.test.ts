@@ -220,6 +220,22 @@ describe('the spike finder', () => {
     });
   }
 
+  // Samples (counts, not time): the holder spins on the CPU while it holds the monitor, so its
+  // samples crowd into each hold; the rest of the recording is a few samples a second, whose
+  // clusters are chance (a steady rate's scatter), not spikes.
+  for (const name of ['jdk17-profile.jfr', 'jdk21-profile.jfr', 'jdk11-profile.jfr']) {
+    it(`finds each of ${name}'s holds in its CPU samples, and no spike outside the schedule`, () => {
+      const profile = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, `../../../../fixtures/${name}`))));
+      const type = profile.eventTypes.findIndex((t) => t.name === 'jdk.ExecutionSample');
+      const found = activitySpikes(profile, pass(profile, type), null, null, 'count');
+      const holds = scheduleWindows(name, 'hold', profile.info.startMs);
+      const busy = [...holds, ...scheduleWindows(name, 'scan', profile.info.startMs)];
+      expect(holds.length).toBeGreaterThanOrEqual(2);
+      for (const [a, e] of holds) expect(found.some(([x, y]) => Math.abs(x - a) < 100 && Math.abs(y - e) < 100), `hold ${a}–${e} in ${JSON.stringify(found)}`).toBe(true);
+      for (const [x, y] of found) expect(busy.some(([a, e]) => x > a - 100 && y < e + 100), `spike ${x}–${y}`).toBe(true);
+    });
+  }
+
   it("finds the example's scan windows, where short NativeThreadSet waits pile up, once each", () => {
     const profile = decodeInNode(new Uint8Array(readFileSync(resolve(__dirname, '../../../../fixtures/example.jfr'))));
     const type = profile.eventTypes.findIndex((t) => t.name === 'jdk.JavaMonitorEnter');
