@@ -71,3 +71,24 @@ test('"?" and the Keys button open the sheet of shortcuts; Escape closes it', as
   await expect(page.getByLabel('Stack filter')).toHaveValue('a?b');
   await expect(sheet).toHaveCount(0);
 });
+
+test('timeline tools out of view at 1366 px: the hidden side fades, and a wheel brings them in', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Open example' }).click();
+  await expect(page.getByRole('status')).toContainText('selected');
+  await settled(page);
+  const tools = page.getByLabel('Timeline tools');
+  const overflows = await tools.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  // (The example's tools do not fit 1366 px; should they ever fit, this test has nothing to show.)
+  expect(overflows, 'the tools overflow at 1366 px').toBe(true);
+  await expect(tools).toHaveAttribute('data-more', 'right');
+  const box = (await tools.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 2000);
+  await expect.poll(() => tools.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  await expect(tools).toHaveAttribute('data-more', 'left');
+  const exportStacks = page.getByRole('button', { name: 'Export stacks' });
+  const b = (await exportStacks.boundingBox())!;
+  expect(b.x + b.width).toBeLessThanOrEqual(1366);
+});

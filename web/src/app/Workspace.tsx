@@ -27,6 +27,7 @@ import { ExportButton } from '../components/ExportButton';
 import { EventsView } from '../components/EventsView';
 import { useFilteredRows, usePageRows, useTableRows, useTableType } from '../selectors/event-table';
 import { useTypeTable } from './useTypeTable';
+import { useOverflowStrip } from './useOverflowStrip';
 import { tableToParquet } from '../sql/parquet';
 import { typeTableErrors } from '../columns/type-table';
 import { FlameGraph } from '../components/FlameGraph';
@@ -81,6 +82,7 @@ function WorkspaceView({ loaded, state, dispatch, selectedEvent, setSelectedEven
   // on a huge recording a burst of typing recomputes once, for the latest text.
   const deferred = useDeferredValue(state);
   const stale = deferred !== state;
+  const toolsRef = useOverflowStrip<HTMLDivElement>();
   const d = useDerived(profile, deferred);
   const on = useViewIntents(dispatch);
   // For bench/browser.mjs: when a recording's (or a decoded type's) view is first on screen.
@@ -350,7 +352,7 @@ function WorkspaceView({ loaded, state, dispatch, selectedEvent, setSelectedEven
         <div role="status" className={`status${stale ? ' stale' : ''}`} aria-live="polite" aria-busy={stale} title={status}>
           {status}
         </div>
-        <div className="tools" aria-label="Timeline tools">
+        <div className="tools" aria-label="Timeline tools" ref={toolsRef}>
           {state.range && (
             <>
               <button type="button" onClick={() => set({ viewport: state.range })}>
