@@ -47,8 +47,8 @@ export function msOfNanos(ns: bigint): number {
  * recording's times, to within half a µs. As an f64 an epoch time is off by up to 0.1 µs either
  * way, so an event written at a chunk's start could read a hair before zero (async-profiler
  * writes its settings there: they read -1e-4 ms and fell out of the first bin of the
- * histogram); the origin is therefore the f64 two steps below the start (a whole ms stays as it
- * is), and the decoders count times from the whole ns it holds (`nanosOfMs`), so no time at or
+ * histogram); the origin is therefore the f64 one step below the nearest to the start (a whole
+ * ms stays as it is), and the decoders count times from the whole ns it holds (`nanosOfMs`), so no time at or
  * after the start reads below zero, and times plus the origin are the clock's times. (It was
  * the whole ms the start falls in, which put every time up to 1 ms later than the JDK's
  * offsets: a range typed in seconds from the start selected other events than the JDK's.)

@@ -100,7 +100,8 @@ const shortFlags = new ListMemo<{ ms: number; short: Uint8Array }>();
  * The spikes of the selected events over the whole recording, on a fine grid (2,000 bins, 2 ms
  * to 1 s each): threads waiting for waits, events per bin for samples; smoothed over about 40 ms
  * with dips under 50 ms bridged for long waits (a median of 10 ms or more), else over about
- * 100 ms with dips under 200 ms bridged.
+ * 100 ms with dips under 200 ms bridged (of events per bin, only bursts that hold more events
+ * than the mean rate gives by chance: spikes.ts `counts`).
  */
 export function activitySpikes(
   profile: Profile,
