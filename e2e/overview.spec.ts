@@ -21,8 +21,8 @@ for (let pos = 0; pos + 68 <= bytes.length; ) {
   chunks.push({ start, end: start + Number(bytes.readBigInt64BE(pos + 40)) / 1e6 });
   pos += size;
 }
-// The page's zero: the whole ms the first chunk starts in (engine/layout.ts originOf).
-const origin = Math.floor(Math.min(...chunks.map((c) => c.start)));
+// The page's zero: the first chunk's start, to within half a µs (engine/layout.ts originOf).
+const origin = Math.min(...chunks.map((c) => c.start));
 /** The JDK's per second: [epoch second, samples, allocation samples, wait ns]. */
 const seconds = readFileSync(resolve(root, 'fixtures/expected', `${FILE}.shape.tsv`), 'utf8')
   .trim()
