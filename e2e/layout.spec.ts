@@ -91,4 +91,9 @@ test('timeline tools out of view at 1366 px: the hidden side fades, and a wheel 
   const exportStacks = page.getByRole('button', { name: 'Export stacks' });
   const b = (await exportStacks.boundingBox())!;
   expect(b.x + b.width).toBeLessThanOrEqual(1366);
+  // The fade takes no clicks, and the strip's menus still show and work.
+  await page.getByLabel('Save a picture').click();
+  await expect(page.getByRole('group', { name: 'Pictures' }).getByRole('button', { name: 'Flame graph (SVG)' })).toBeVisible();
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Pictures' }).getByRole('button', { name: 'Flame graph (SVG)' }).click()]);
+  expect(file.suggestedFilename()).toMatch(/\.svg$/);
 });

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 /**
  * A strip of controls that scrolls sideways when the window is too narrow for it (the timeline
  * tools at 1366 px): `data-more` says on which sides controls are out of view ("left", "right",
- * or both), which the stylesheet fades, and a vertical wheel over it scrolls it sideways, as a
+ * or both; the stylesheet fades the right end), and a vertical wheel over it scrolls it sideways, as a
  * mouse without a horizontal wheel can. An overlay scrollbar alone shows nothing until used.
  */
 export function useOverflowStrip<T extends HTMLElement>() {
