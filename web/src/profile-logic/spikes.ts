@@ -164,26 +164,23 @@ export function findSpikes(y: Float64Array, from: number, w: number, opts: Spike
   // Counts: each run's chance of holding its events at the recording's mean rate (its spikes
   // included, so it errs towards none), against 1% shared out over every window of the run's
   // length the curve holds (the runs are the curve's most crowded stretches, not one guess).
-  if (opts.counts && merged.length) {
-    let all = 0;
-    for (let i = 0; i < y.length; i++) all += y[i];
-    const rate = all / y.length;
-    const kept = merged.filter(([a, b]) => {
-      let n = 0;
-      for (let i = a; i < b; i++) n += y[i];
-      return poissonAtLeast(Math.round(n), rate * (b - a)) < (CHANCE * (b - a)) / y.length;
-    });
-    merged.length = 0;
-    merged.push(...kept);
-  }
+  let all = 0;
+  if (opts.counts) for (let i = 0; i < y.length; i++) all += y[i];
+  const rate = all / Math.max(1, y.length);
+  const beyondChance = ([a, b]: [number, number]) => {
+    let n = 0;
+    for (let i = a; i < b; i++) n += y[i];
+    return poissonAtLeast(Math.round(n), rate * (b - a)) < (CHANCE * (b - a)) / y.length;
+  };
+  const spikes = opts.counts ? merged.filter(beyondChance) : merged;
   // Area above the baseline: a blip next to real bursts is not what the eye calls a spike.
-  const area = merged.map(([a, b]) => {
+  const area = spikes.map(([a, b]) => {
     let sum = 0;
     for (let i = a; i < b; i++) sum += Math.max(0, ys[i] - baseline);
     return sum;
   });
   const largest = Math.max(0, ...area);
-  merged.forEach(([a, b], k) => {
+  spikes.forEach(([a, b], k) => {
     if (area[k] >= (opts.minShare ?? 0.1) * largest) ranges.push([from + a * w, from + b * w]);
   });
   return { ranges, baseline, high, low };

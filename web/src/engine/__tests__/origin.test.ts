@@ -80,7 +80,10 @@ describe("times since the start are the JDK's offsets from the first chunk's sta
       // starts (async-profiler's ap-unusual.jfr: 2.9 µs). The page reads each chunk by its own.
       const head = (s: (typeof spans)[number]) => ({ ns: view.getBigInt64(s.offset + 32), ticks: view.getBigInt64(s.offset + 48), tps: view.getBigInt64(s.offset + 56) });
       const h0 = head(spans[0]);
-      const drift = Math.max(0, ...spans.map((s) => Math.abs(Number(head(s).ns - h0.ns - ((head(s).ticks - h0.ticks) * 1_000_000_000n) / h0.tps)) / 1e6));
+      const drift = Math.max(
+        0,
+        ...spans.map(head).map((h) => Math.abs(Number(h.ns - h0.ns - ((h.ticks - h0.ticks) * 1_000_000_000n) / h0.tps)) / 1e6),
+      );
       const tsv = gunzipSync(readFileSync(join(root, 'fixtures/expected', `${file.split('/').pop()!.replace(/\.gz$/, '')}.samples.tsv.gz`))).toString('utf8');
       const jdk = tsv
         .split('\n')
